@@ -1,0 +1,97 @@
+# parapet — build, test, run. `make help` lists the targets.
+CC       ?= cc
+PKGS     := libmicrohttpd gnutls jansson sqlite3
+CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+               -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+TEST_LIBS := $(shell pkg-config --libs libcurl jansson 2>/dev/null)
+
+VARIANT  ?= release
+ifeq ($(VARIANT),asan)
+  OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+else
+  OPT := -O2 -g
+endif
+B        := build/$(VARIANT)
+CFLAGS   := $(CFLAGS_BASE) $(OPT)
+
+SRC      := $(shell find src -name '*.c' | sort)
+LIB_SRC  := $(filter-out src/cli/main.c,$(SRC))
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o
+MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+
+.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help
+all: build
+
+help:
+	@echo "make run      install packages, build, start the dev server (credentials printed)"
+	@echo "make check    install packages, build, run all tests (normal and ASan+UBSan)"
+	@echo "make test     unit and HTTPS tests against the release build"
+	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
+	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
+
+build: $(B)/parapet $(B)/test-http $(UNIT_BIN)
+asan:
+	$(MAKE) VARIANT=asan build
+
+deps:
+	@scripts/deps.sh
+
+run: deps
+	$(MAKE) build
+	$(B)/parapet serve --dev $(ARGS)
+
+build/gen/migrations.c: tools/embed-migrations.sh $(MIGRATIONS)
+	@mkdir -p $(@D)
+	@tools/embed-migrations.sh $@ $(MIGRATIONS)
+
+$(B)/gen/migrations.o: build/gen/migrations.c
+	@mkdir -p $(@D)
+	@echo "  CC    $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "  CC    $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libparapet.a: $(OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(B)/parapet: $(B)/src/cli/main.o $(B)/libparapet.a
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libparapet.a tests/unit/unit.h
+	@mkdir -p $(@D)
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libparapet.a $(LIBS)
+
+$(B)/test-http: $(wildcard tests/http/*.c tests/http/*.h) $(B)/libparapet.a
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -Itests -o $@ $(filter %.c,$^) $(B)/libparapet.a $(LIBS) $(TEST_LIBS)
+
+test: build
+	tests/run $(B)
+
+test-unit: build
+	tests/run $(B) unit
+
+check: deps
+	$(MAKE) VARIANT=release test
+	$(MAKE) VARIANT=asan test
+
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	tests/fuzz.sh $(FUZZ_SECONDS)
+
+bench:
+	bench/run
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

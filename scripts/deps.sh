@@ -1,0 +1,18 @@
+#!/bin/sh
+# deps.sh — installs the Debian 12 packages parapet needs to build, test and
+# benchmark. Runs apt-get only when something is missing (as root, or via sudo).
+set -eu
+packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
+libsqlite3-dev libidn2-dev libcurl4-gnutls-dev clang curl"
+[ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing" >&2
+if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,20 @@
+/* cli.h — the subcommands of the one `parapet` binary. */
+#ifndef PARAPET_CLI_H
+#define PARAPET_CLI_H
+
+#include "core/config.h"
+#include "store/store.h"
+
+int cli_serve(int argc, char **argv);
+int cli_admin(int argc, char **argv);
+
+/* Opens (creating if needed) the SQLite store of a data directory. */
+struct store *cli_open_store(const char *data_dir);
+/* "<data_dir>/<name>" into out. */
+void data_path(char *out, size_t size, const char *data_dir, const char *name);
+
+/* Seeds a data directory for `serve --dev` (once) and prints its
+ * credentials with working curl lines. Returns 0 or -1. */
+int dev_seed_and_print(const struct server_config *cfg);
+
+#endif

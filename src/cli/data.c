@@ -1,0 +1,30 @@
+/* data.c — the data directory: DIR/parapet.db, DIR/tls/. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+
+void data_path(char *out, size_t size, const char *data_dir, const char *name)
+{
+    snprintf(out, size, "%s/%s", data_dir, name);
+}
+
+static int make_dir(const char *path)
+{
+    if (mkdir(path, 0700) == 0 || errno == EEXIST)
+        return 0;
+    fprintf(stderr, "parapet: cannot create %s: %s\n", path, strerror(errno));
+    return -1;
+}
+
+struct store *cli_open_store(const char *data_dir)
+{
+    char db[4096];
+    if (make_dir(data_dir) != 0)
+        return NULL;
+    data_path(db, sizeof db, data_dir, "parapet.db");
+    struct store_config cfg = {.backend = "sqlite", .path = db};
+    return store_open(&cfg);
+}

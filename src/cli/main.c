@@ -1,0 +1,29 @@
+/* main.c — `parapet serve ...` and `parapet admin ...`. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void usage(void)
+{
+    fputs(
+        "usage: parapet serve [--dev] [--data DIR] [--listen HOST:PORT] [options]   (parapet serve --help)\n"
+        "       parapet admin [--data DIR] <command>                               (parapet admin)\n",
+        stderr);
+}
+
+int main(int argc, char **argv)
+{
+    json_object_seed(0);
+    if (argc < 2) {
+        usage();
+        return 2;
+    }
+    if (strcmp(argv[1], "serve") == 0)
+        return cli_serve(argc - 2, argv + 2);
+    if (strcmp(argv[1], "admin") == 0)
+        return cli_admin(argc - 2, argv + 2);
+    usage();
+    return 2;
+}

@@ -1,0 +1,270 @@
+/* serve.c — `parapet serve`: flags, TLS material, the store, the HTTP
+ * server, and a graceful stop on SIGTERM/SIGINT (stop accepting, let the
+ * requests in flight finish, then close). */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "core/dispatch.h"
+#include "server/http.h"
+#include "server/tls.h"
+#include "server/worker_store.h"
+
+void config_defaults(struct server_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->data_dir = "./parapet-data";
+    snprintf(c->listen_host, sizeof c->listen_host, "127.0.0.1");
+    c->listen_port = 8443;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    c->threads = cores > 0 ? (unsigned)cores : 2;
+    c->max_header_bytes = 64 * 1024;
+    c->max_body_bytes = 16 * 1024 * 1024;
+    c->request_timeout_s = 30;
+    c->max_connections = 1024;
+    c->max_connections_per_ip = 128;
+    c->shutdown_grace_s = 10;
+    c->access_ttl_s = 7200;
+    c->refresh_ttl_s = 30L * 24 * 3600;
+    c->code_ttl_s = 300;
+    c->account_field = "parapet_account";
+    c->store.backend = "sqlite";
+}
+
+static const struct opt serve_opts[] = {
+    {.name = "data"},
+    {.name = "listen"},
+    {.name = "plain-http", .flag = true},
+    {.name = "tls-cert"},
+    {.name = "tls-key"},
+    {.name = "threads"},
+    {.name = "max-header-bytes"},
+    {.name = "max-body-bytes"},
+    {.name = "request-timeout"},
+    {.name = "max-connections"},
+    {.name = "max-connections-per-ip"},
+    {.name = "shutdown-grace"},
+    {.name = "token-ttl"},
+    {.name = "refresh-ttl"},
+    {.name = "code-ttl"},
+    {.name = "account-field"},
+    {.name = "trusted-proxy", .repeatable = true},
+    {.name = "log-requests", .flag = true},
+    {.name = "store"},
+    {.name = "dev", .flag = true},
+    {.name = "help", .flag = true},
+    {.name = NULL},
+};
+
+static void serve_usage(void)
+{
+    fputs("usage: parapet serve [options]\n"
+          "  --data DIR                 data directory (default ./parapet-data)\n"
+          "  --listen HOST:PORT         address to listen on (default 127.0.0.1:8443; [::1]:8443 for IPv6)\n"
+          "  --plain-http               serve plain HTTP (only behind a TLS-terminating proxy)\n"
+          "  --tls-cert PEM --tls-key PEM  certificate and key (default DIR/tls/cert.pem, key.pem;\n"
+          "                             a self-signed pair is created there on first start)\n"
+          "  --threads N                worker threads (default: number of cores)\n"
+          "  --max-header-bytes N       memory per connection for request line and headers (65536)\n"
+          "  --max-body-bytes N         largest request body (16777216)\n"
+          "  --request-timeout S        idle limit, and limit on receiving one request (30)\n"
+          "  --max-connections N        connections in total (1024)\n"
+          "  --max-connections-per-ip N connections per source address (128)\n"
+          "  --shutdown-grace S         time requests in flight get on SIGTERM/SIGINT (10)\n"
+          "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
+          "  --account-field NAME       name of the account member of token results (parapet_account)\n"
+          "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
+          "  --log-requests             one line per request on stderr (never the query string)\n"
+          "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n",
+          stderr);
+}
+
+/* A positive integer option within [min, max]; -1 (after a message) if bad. */
+static long long number_opt(json_t *a, const char *name, long long fallback, long long min, long long max)
+{
+    const char *v = arg_str(a, name);
+    if (!v)
+        return fallback;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (*end || end == v || n < min || n > max) {
+        fprintf(stderr, "parapet: --%s must be a number from %lld to %lld\n", name, min, max);
+        return -1;
+    }
+    return n;
+}
+
+static int parse_listen(const char *v, struct server_config *c)
+{
+    const char *colon = strrchr(v, ':');
+    if (!colon)
+        return -1;
+    const char *host = v;
+    size_t hlen = (size_t)(colon - v);
+    if (host[0] == '[' && hlen >= 2 && host[hlen - 1] == ']') {
+        host++;
+        hlen -= 2;
+    }
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (*end || port < 1 || port > 65535 || hlen == 0 || hlen >= sizeof c->listen_host)
+        return -1;
+    memcpy(c->listen_host, host, hlen);
+    c->listen_host[hlen] = '\0';
+    c->listen_port = (int)port;
+    return 0;
+}
+
+static int configure(json_t *a, struct server_config *c)
+{
+    config_defaults(c);
+    if (arg_str(a, "data"))
+        c->data_dir = arg_str(a, "data");
+    if (arg_str(a, "listen") && parse_listen(arg_str(a, "listen"), c) != 0) {
+        fprintf(stderr, "parapet: --listen must be HOST:PORT, e.g. 127.0.0.1:8443 or [::1]:8443\n");
+        return -1;
+    }
+    c->plain_http = arg_flag(a, "plain-http");
+    c->tls_cert_path = arg_str(a, "tls-cert");
+    c->tls_key_path = arg_str(a, "tls-key");
+    if (!c->tls_cert_path != !c->tls_key_path) {
+        fprintf(stderr, "parapet: --tls-cert and --tls-key go together\n");
+        return -1;
+    }
+    /* numeric limits: name, range, and the config field they set */
+    long long v;
+#define NUM(name, min, max, field)                                                                           \
+    if ((v = number_opt(a, name, (long long)c->field, min, max)) < 0)                                        \
+        return -1;                                                                                           \
+    c->field = (__typeof__(c->field))v;
+    NUM("threads", 1, 1024, threads)
+    NUM("max-header-bytes", 4096, 1 << 24, max_header_bytes)
+    NUM("max-body-bytes", 1024, 1LL << 31, max_body_bytes)
+    NUM("request-timeout", 1, 3600, request_timeout_s)
+    NUM("max-connections", 1, 1 << 20, max_connections)
+    NUM("max-connections-per-ip", 1, 1 << 20, max_connections_per_ip)
+    NUM("shutdown-grace", 0, 3600, shutdown_grace_s)
+    NUM("token-ttl", 1, 1LL << 31, access_ttl_s)
+    NUM("refresh-ttl", 1, 1LL << 31, refresh_ttl_s)
+    NUM("code-ttl", 1, 3600, code_ttl_s)
+#undef NUM
+    if (arg_str(a, "account-field"))
+        c->account_field = arg_str(a, "account-field");
+    if (arg_str(a, "store"))
+        c->store.backend = arg_str(a, "store");
+    c->log_requests = arg_flag(a, "log-requests");
+    c->dev = arg_flag(a, "dev");
+    size_t i;
+    json_t *p;
+    json_array_foreach (json_object_get(a, "trusted-proxy"), i, p) {
+        if (c->n_trusted_proxies == MAX_TRUSTED_PROXIES ||
+            cidr_parse(json_string_value(p), CIDR_ALLOW_BARE, &c->trusted_proxies[c->n_trusted_proxies]) !=
+                0) {
+            fprintf(stderr, "parapet: --trusted-proxy must be an address or CIDR block (at most %d)\n",
+                    MAX_TRUSTED_PROXIES);
+            return -1;
+        }
+        c->n_trusted_proxies++;
+    }
+    return 0;
+}
+
+/* Waits for SIGTERM/SIGINT, purging expired tokens every few minutes. */
+static void wait_for_stop(struct store *s)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    struct timespec every = {.tv_sec = 300};
+    for (;;) {
+        int sig = sigtimedwait(&set, NULL, &every);
+        if (sig == SIGINT || sig == SIGTERM)
+            return;
+        long purged;
+        if (s->ops->begin(s, true) == STORE_OK) {
+            if (s->ops->token_purge_expired(s, (int64_t)time(NULL), &purged) == STORE_OK)
+                s->ops->commit(s);
+            else
+                s->ops->rollback(s);
+        }
+    }
+}
+
+static int run(struct server_config *c)
+{
+    char db[4096], tls_dir[4096], cert_path[4096], key_path[4096];
+    struct store *main_store = cli_open_store(c->data_dir); /* creates the dir, migrates */
+    if (!main_store)
+        return 1;
+    data_path(db, sizeof db, c->data_dir, "parapet.db");
+    c->store.path = db;
+    if (c->store.backend && strcmp(c->store.backend, "sqlite") != 0) {
+        fprintf(stderr, "parapet: --store: only sqlite is available\n");
+        return 1;
+    }
+    if (c->dev && dev_seed_and_print(c) != 0)
+        return 1;
+    char *cert = NULL, *key = NULL;
+    if (!c->plain_http) {
+        data_path(tls_dir, sizeof tls_dir, c->data_dir, "tls");
+        mkdir(tls_dir, 0700);
+        data_path(cert_path, sizeof cert_path, tls_dir, "cert.pem");
+        data_path(key_path, sizeof key_path, tls_dir, "key.pem");
+        bool given = c->tls_cert_path != NULL;
+        if (tls_load_or_create(given ? c->tls_cert_path : cert_path, given ? c->tls_key_path : key_path,
+                               !given, c->listen_host, &cert, &key) != 0)
+            return 1;
+    }
+    if (worker_store_init(&c->store) != 0 || dispatch_init() != 0)
+        return 1;
+
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL); /* worker threads inherit the mask */
+    signal(SIGPIPE, SIG_IGN);
+
+    struct http_server *h = http_start(c, cert, key);
+    if (!h)
+        return 1;
+    fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
+            c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
+            strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
+    wait_for_stop(main_store);
+
+    fprintf(stderr, "parapet: stopping: no new connections; %u requests in flight\n", http_in_flight(h));
+    http_quiesce(h);
+    struct timespec step = {.tv_nsec = 20 * 1000 * 1000};
+    for (unsigned waited = 0; http_in_flight(h) > 0 && waited < c->shutdown_grace_s * 50; waited++)
+        nanosleep(&step, NULL);
+    http_stop(h);
+    dispatch_shutdown();
+    main_store->ops->close(main_store);
+    free(cert);
+    free(key);
+    fprintf(stderr, "parapet: stopped\n");
+    return 0;
+}
+
+int cli_serve(int argc, char **argv)
+{
+    json_t *a = args_parse(argc, argv, serve_opts);
+    if (!a || arg_flag(a, "help")) {
+        serve_usage();
+        json_decref(a);
+        return a ? 0 : 2;
+    }
+    struct server_config c;
+    int rc = configure(a, &c) == 0 ? run(&c) : 2;
+    json_decref(a);
+    return rc;
+}

@@ -1,0 +1,150 @@
+/* auth.c — see auth.h. A request for another tenant's customer is answered
+ * exactly like one for a customer that does not exist. */
+#include "core/auth.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "core/crypto.h"
+#include "core/route.h"
+#include "core/text.h"
+
+static bool looks_like_secret(const char *s)
+{
+    return strlen(s) == 2 * SECRET_BYTES && strspn(s, "0123456789abcdef") == 2 * SECRET_BYTES;
+}
+
+int auth_source_allowed(struct req *r, const char *app_id, bool has_allow_list)
+{
+    if (!has_allow_list)
+        return 0;
+    json_t *list = NULL;
+    if (r->store->ops->app_allow_list(r->store, app_id, &list) != STORE_OK)
+        return -1;
+    int rc = -1;
+    size_t i;
+    json_t *v;
+    json_array_foreach (list, i, v) {
+        struct cidr c;
+        if (cidr_parse(json_string_value(v), CIDR_ALLOW_BARE, &c) == 0 && cidr_contains_ip(&c, &r->client)) {
+            rc = 0;
+            break;
+        }
+    }
+    json_decref(list);
+    return rc;
+}
+
+int auth_resolve_token(struct req *r, const char *token)
+{
+    if (!token || !*token) {
+        reply_error(r, E_TOKEN_MISSING, "access_token: is required");
+        return -1;
+    }
+    struct token t;
+    char digest[DIGEST_LEN + 1];
+    int rc = STORE_NOT_FOUND;
+    if (looks_like_secret(token)) {
+        sha256_hex(token, digest);
+        rc = r->store->ops->token_get(r->store, digest, &t);
+    }
+    if (rc == STORE_ERROR) {
+        reply_error(r, E_STORE, NULL);
+        return -1;
+    }
+    if (rc != STORE_OK || !ct_streq(t.digest, digest) || t.type != TOKEN_ACCESS || t.revoked ||
+        t.app_revoked) {
+        reply_error(r, E_TOKEN_INVALID, "access_token: is not valid");
+        return -1;
+    }
+    if (t.expires_at <= (int64_t)time(NULL)) {
+        reply_error(r, E_TOKEN_EXPIRED, "access_token: has expired; get a new one");
+        return -1;
+    }
+    if (auth_source_allowed(r, t.app_id, t.app_has_allow_list) != 0) {
+        reply_error(r, E_SOURCE_ADDRESS, "access_token: not usable from this source address");
+        return -1;
+    }
+    r->caller.kind = t.app_kind == APP_PORTAL ? TOKEN_PORTAL : TOKEN_INSTALLED;
+    copy_text(r->caller.app_id, sizeof r->caller.app_id, t.app_id);
+    copy_text(r->caller.portal_id, sizeof r->caller.portal_id, t.portal_id);
+    copy_text(r->caller.customer_id, sizeof r->caller.customer_id, t.customer_id);
+    return 0;
+}
+
+/* Loads the customer into r->customer when the caller may act for it. */
+static int load_customer(struct req *r, const char *id)
+{
+    int rc = id ? r->store->ops->customer_get(r->store, id, &r->customer) : STORE_NOT_FOUND;
+    if (rc == STORE_ERROR) {
+        reply_error(r, E_STORE, NULL);
+        return -1;
+    }
+    bool mine =
+        rc == STORE_OK &&
+        ((r->caller.kind == TOKEN_PORTAL && strcmp(r->customer.portal_id, r->caller.portal_id) == 0) ||
+         (r->caller.kind == TOKEN_INSTALLED && strcmp(r->customer.id, r->caller.customer_id) == 0));
+    if (!mine) {
+        memset(&r->customer, 0, sizeof r->customer);
+        reply_error(r, E_NOT_FOUND, "customer_id: no such customer");
+        return -1;
+    }
+    return 0;
+}
+
+static bool has_service(const struct customer *c, enum service s)
+{
+    switch (s) {
+    case SVC_AP: return c->svc_ap;
+    case SVC_OP: return c->svc_op;
+    case SVC_DNS: return c->svc_dns;
+    case SVC_CDN: return c->svc_cdn;
+    default: return true;
+    }
+}
+
+static const char *service_name(enum service s)
+{
+    switch (s) {
+    case SVC_AP: return "application_protection";
+    case SVC_OP: return "origin_protection";
+    case SVC_DNS: return "dns_protection";
+    case SVC_CDN: return "cdn_federation";
+    default: return "";
+    }
+}
+
+int auth_check_access(struct req *r)
+{
+    const struct route *rt = r->route;
+    switch (rt->access) {
+    case ACCESS_PUBLIC: return 0;
+    case ACCESS_PORTAL:
+        if (r->caller.kind != TOKEN_PORTAL) {
+            reply_error(r, E_TOKEN_KIND,
+                        "access_token: this endpoint needs a portal app's token (grant client_credential)");
+            return -1;
+        }
+        return 0;
+    case ACCESS_CUSTOMER:
+        if (load_customer(r, path_param(r, "customer_id")) != 0)
+            return -1;
+        break;
+    case ACCESS_BOUND_CUSTOMER:
+        if (r->caller.kind != TOKEN_INSTALLED) {
+            reply_error(r, E_TOKEN_KIND,
+                        "access_token: this endpoint needs a customer-bound token (an installed app's, grant "
+                        "authorization_code)");
+            return -1;
+        }
+        if (load_customer(r, r->caller.customer_id) != 0)
+            return -1;
+        break;
+    }
+    if (!has_service(&r->customer, rt->service)) {
+        reply_error(r, E_SERVICE_DISABLED, "customer %s does not have %s", r->customer.id,
+                    service_name(rt->service));
+        return -1;
+    }
+    return 0;
+}

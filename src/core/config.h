@@ -1,0 +1,36 @@
+/* config.h — settings of a running server (flags of `parapet serve`). */
+#ifndef PARAPET_CONFIG_H
+#define PARAPET_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/net.h"
+#include "store/store.h"
+
+enum { MAX_TRUSTED_PROXIES = 16 };
+
+struct server_config {
+    const char *data_dir;
+    char listen_host[64];
+    int listen_port;
+    bool plain_http;
+    const char *tls_cert_path, *tls_key_path;
+    unsigned threads;
+    size_t max_header_bytes; /* per-connection memory for request line + headers */
+    size_t max_body_bytes;
+    unsigned request_timeout_s; /* idle limit, and the limit on receiving one request */
+    unsigned max_connections, max_connections_per_ip;
+    unsigned shutdown_grace_s;
+    long access_ttl_s, refresh_ttl_s, code_ttl_s;
+    const char *account_field; /* name of the "<vendor>_account" token member */
+    struct cidr trusted_proxies[MAX_TRUSTED_PROXIES];
+    int n_trusted_proxies;
+    bool log_requests;
+    bool dev; /* seed a dev data set and print credentials */
+    struct store_config store;
+};
+
+void config_defaults(struct server_config *c);
+
+#endif

@@ -1,0 +1,159 @@
+/* dispatch.c — see dispatch.h. Order of checks: unknown path (404), wrong
+ * method (405), body encoding (415), undecodable body (400/413), token
+ * (401/403), tenancy (404), fields (400), then the handler. */
+#include "core/dispatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/auth.h"
+#include "core/route.h"
+#include "core/router.h"
+
+static struct router *router;
+
+int dispatch_init(void)
+{
+    const char *why = NULL;
+    router = router_build(routes, routes_count, &why);
+    if (!router) {
+        fprintf(stderr, "parapet: route table: %s\n", why);
+        return -1;
+    }
+    return 0;
+}
+
+void dispatch_shutdown(void)
+{
+    router_free(router);
+    router = NULL;
+}
+
+static unsigned body_bit(enum body_kind k)
+{
+    switch (k) {
+    case BODY_FORM: return ENC_URLENCODED;
+    case BODY_MULTIPART: return ENC_MULTIPART;
+    case BODY_JSON: return ENC_JSON;
+    default: return 0;
+    }
+}
+
+static const char *accepted_words(unsigned enc)
+{
+    if (enc == ENC_JSON)
+        return "a JSON body (Content-Type: application/json)";
+    if (enc == ENC_FORM)
+        return "a form body (application/x-www-form-urlencoded or multipart/form-data)";
+    if (enc == ENC_MULTIPART)
+        return "a multipart/form-data body";
+    if (enc == ENC_URLENCODED)
+        return "an application/x-www-form-urlencoded body";
+    return "no request body";
+}
+
+/* The body's content type (415), then whether the query and body could be
+ * decoded at all (400/413). */
+static int check_input(struct req *r)
+{
+    unsigned enc = r->route->encodings;
+    if (r->body_kind != BODY_NONE && (r->body_kind == BODY_OTHER || !(enc & body_bit(r->body_kind)))) {
+        reply_error(r, E_MEDIA_TYPE, "Content-Type: this endpoint takes %s", accepted_words(enc));
+        return -1;
+    }
+    if (r->input_error) {
+        reply_error(r, r->input_error_code, "%s", r->input_error);
+        return -1;
+    }
+    return 0;
+}
+
+/* Takes access_token out of the query (or, where the route allows, the
+ * form): it is the dispatcher's, never a handler field. */
+static int take_token(struct req *r, const char **token)
+{
+    *token = NULL;
+    json_t *sources[2] = {r->query_fields, NULL};
+    if (r->route->flags & ROUTE_TOKEN_IN_FORM && r->body_kind != BODY_JSON)
+        sources[1] = r->body_fields;
+    for (int i = 0; i < 2; i++) {
+        json_t *v = sources[i] ? json_object_get(sources[i], "access_token") : NULL;
+        if (!v)
+            continue;
+        if (!json_is_string(v) || *token) {
+            reply_error(r, E_FIELD_REPEATED, "access_token: must be given once");
+            return -1;
+        }
+        *token = arena_strdup(&r->arena, json_string_value(v));
+        json_object_del(sources[i], "access_token");
+    }
+    return 0;
+}
+
+static int check_fields(struct req *r)
+{
+    const char *file_names[16];
+    size_t nf = 0;
+    for (const struct upload_file *f = r->files; f && nf < 15; f = f->next)
+        file_names[nf++] = f->field;
+    file_names[nf] = NULL;
+    struct spec_error e;
+    spec_check(r->route->fields, r->query_fields, r->body_fields, r->body_kind == BODY_JSON, r->path_params,
+               file_names, &r->fields, &e);
+    if (e.err != E_OK) {
+        reply_error(r, e.err, "%s", e.message);
+        return -1;
+    }
+    return 0;
+}
+
+static void run_handler(struct req *r)
+{
+    struct store *s = r->store;
+    bool write = r->method != M_GET && r->method != M_HEAD;
+    if (s->ops->begin(s, write) != STORE_OK) {
+        reply_error(r, E_STORE, "the store is not available");
+        return;
+    }
+    r->route->handler(r);
+    if (r->status >= 400 && !r->keep_changes) {
+        s->ops->rollback(s);
+    } else if (s->ops->commit(s) != STORE_OK) {
+        s->ops->rollback(s);
+        reply_error(r, E_STORE, "the change could not be saved");
+    }
+}
+
+void dispatch(struct req *r)
+{
+    struct route_match m;
+    switch (router_match(router, r->method, r->path, &m)) {
+    case ROUTER_NO_PATH: reply_error(r, E_PATH_UNKNOWN, "no endpoint has the path %s", r->path); return;
+    case ROUTER_NO_METHOD:
+        r->allow = arena_strdup(&r->arena, m.allow);
+        reply_error(r, E_METHOD, "%s is not allowed here; the path takes %s", method_name(r->method),
+                    m.allow);
+        return;
+    case ROUTER_MATCH: break;
+    }
+    r->route = m.route;
+    r->path_params = json_object();
+    for (int i = 0; i < m.nparams; i++) {
+        json_t *v = json_string(m.params[i].value);
+        if (!v) {
+            reply_error(r, E_NOT_FOUND, "%s: no such resource", m.params[i].name);
+            return;
+        }
+        json_object_set_new(r->path_params, m.params[i].name, v);
+    }
+    if (check_input(r) != 0)
+        return;
+    if (r->route->access != ACCESS_PUBLIC) {
+        const char *token;
+        if (take_token(r, &token) != 0 || auth_resolve_token(r, token) != 0 || auth_check_access(r) != 0)
+            return;
+    }
+    if (check_fields(r) != 0)
+        return;
+    run_handler(r);
+}

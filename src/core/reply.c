@@ -1,0 +1,135 @@
+/* reply.c — the envelope: {"code":0,"msg":"success","result":...} on
+ * success, {"code":<8 digits>,"msg":"<field>: <rule>"} on failure, with the
+ * HTTP status of the error catalogue (errors.def). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/req.h"
+#include "store/store.h"
+
+static const char *const method_names[] = {
+    [M_GET] = "GET",     [M_POST] = "POST", [M_PUT] = "PUT",         [M_DELETE] = "DELETE",
+    [M_PATCH] = "PATCH", [M_HEAD] = "HEAD", [M_OPTIONS] = "OPTIONS", [M_OTHER] = "OTHER",
+};
+
+const char *method_name(enum http_method m)
+{
+    return method_names[m];
+}
+
+enum http_method method_parse(const char *s)
+{
+    for (int m = 0; m < M_OTHER; m++)
+        if (strcmp(s, method_names[m]) == 0)
+            return (enum http_method)m;
+    return M_OTHER;
+}
+
+static void set_body(struct req *r, int status, long code, char *body)
+{
+    free(r->reply_body);
+    r->status = status;
+    r->code = code;
+    r->reply_body = body;
+    r->reply_len = body ? strlen(body) : 0;
+    r->reply_type = body ? "application/json" : NULL;
+}
+
+int reply_result(struct req *r, json_t *result)
+{
+    static const char head[] = "{\"code\":0,\"msg\":\"success\"";
+    if (!result) {
+        set_body(r, 200, 0, strdup("{\"code\":0,\"msg\":\"success\"}"));
+        return 0;
+    }
+    char *inner = json_dumps(result, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(result);
+    if (!inner)
+        return reply_error(r, E_INTERNAL, "the result could not be encoded");
+    size_t n = strlen(inner);
+    char *body = malloc(sizeof head - 1 + sizeof ",\"result\":" - 1 + n + 2);
+    char *p = body;
+    memcpy(p, head, sizeof head - 1);
+    p += sizeof head - 1;
+    memcpy(p, ",\"result\":", 10);
+    p += 10;
+    memcpy(p, inner, n);
+    p += n;
+    *p++ = '}';
+    *p = '\0';
+    free(inner);
+    set_body(r, 200, 0, body);
+    return 0;
+}
+
+int reply_error(struct req *r, enum err e, const char *fmt, ...)
+{
+    char msg[512];
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    } else {
+        snprintf(msg, sizeof msg, "%s", err_meaning(e));
+    }
+    json_t *env = json_pack("{s:I,s:s}", "code", (json_int_t)err_code(e), "msg", msg);
+    if (!env) /* msg was not UTF-8 (it echoes input): fall back to the meaning */
+        env = json_pack("{s:I,s:s}", "code", (json_int_t)err_code(e), "msg", err_meaning(e));
+    set_body(r, err_status(e), err_code(e), json_dumps(env, JSON_COMPACT));
+    json_decref(env);
+    return 0;
+}
+
+int reply_store_error(struct req *r, int store_rc)
+{
+    switch (store_rc) {
+    case STORE_NOT_FOUND: return reply_error(r, E_NOT_FOUND, NULL);
+    case STORE_CONFLICT: return reply_error(r, E_CONFLICT, NULL);
+    default: return reply_error(r, E_STORE, NULL);
+    }
+}
+
+int reply_redirect(struct req *r, const char *location)
+{
+    set_body(r, 302, 0, NULL);
+    r->location = arena_strdup(&r->arena, location);
+    return 0;
+}
+
+const char *field_str(struct req *r, const char *name)
+{
+    return json_string_value(json_object_get(r->fields, name));
+}
+
+long long field_int(struct req *r, const char *name, long long fallback)
+{
+    json_t *v = json_object_get(r->fields, name);
+    return json_is_integer(v) ? json_integer_value(v) : fallback;
+}
+
+bool field_bool(struct req *r, const char *name, bool fallback)
+{
+    json_t *v = json_object_get(r->fields, name);
+    return json_is_boolean(v) ? json_is_true(v) : fallback;
+}
+
+json_t *field_json(struct req *r, const char *name)
+{
+    return json_object_get(r->fields, name);
+}
+
+const struct upload_file *field_file(struct req *r, const char *name)
+{
+    for (const struct upload_file *f = r->files; f; f = f->next)
+        if (strcmp(f->field, name) == 0)
+            return f;
+    return NULL;
+}
+
+const char *path_param(struct req *r, const char *name)
+{
+    return json_string_value(json_object_get(r->path_params, name));
+}

@@ -1,0 +1,102 @@
+/* req.h — one HTTP request as the core sees it: decoded input, the caller's
+ * identity once checked, and the reply being built. The HTTP layer
+ * (src/server) fills the input side and sends the reply; nothing here knows
+ * about libmicrohttpd. */
+#ifndef PARAPET_REQ_H
+#define PARAPET_REQ_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/arena.h"
+#include "core/errors.h"
+#include "core/net.h"
+#include "store/store.h"
+
+enum http_method { M_GET, M_POST, M_PUT, M_DELETE, M_PATCH, M_HEAD, M_OPTIONS, M_OTHER };
+
+enum body_kind {
+    BODY_NONE,      /* no body bytes */
+    BODY_FORM,      /* application/x-www-form-urlencoded */
+    BODY_MULTIPART, /* multipart/form-data */
+    BODY_JSON,      /* application/json */
+    BODY_OTHER,     /* anything else: refused with 415 */
+};
+
+struct upload_file {
+    const char *field;
+    const char *filename;
+    const char *content_type;
+    char *data;
+    size_t len;
+    struct upload_file *next;
+};
+
+/* Who is calling, resolved from the access token. */
+enum token_kind { TOKEN_NONE, TOKEN_PORTAL, TOKEN_INSTALLED };
+
+struct caller {
+    enum token_kind kind;
+    char app_id[ID_LEN + 1];
+    char portal_id[ID_LEN + 1];   /* portal tokens */
+    char customer_id[ID_LEN + 1]; /* installed-app tokens */
+};
+
+struct server_config;
+struct route;
+
+struct req {
+    struct arena arena;
+    const struct server_config *config;
+    struct store *store;
+
+    /* input */
+    enum http_method method;
+    const char *path;      /* raw, still percent-encoded */
+    const char *query;     /* raw query string without '?', "" if none */
+    struct ip_addr client; /* source address */
+    enum body_kind body_kind;
+    const char *input_error;   /* set when the query or body could not be decoded */
+    int input_error_code;      /* enum err for input_error */
+    json_t *query_fields;      /* decoded query */
+    json_t *body_fields;       /* decoded body (form/multipart/JSON object) */
+    struct upload_file *files; /* multipart file parts */
+
+    /* resolved by the dispatcher */
+    const struct route *route;
+    json_t *path_params;
+    json_t *fields; /* checked, normalised fields */
+    struct caller caller;
+    struct customer customer; /* the customer acted on, when the route has one */
+    bool keep_changes;        /* commit the transaction even though the reply is an error */
+
+    /* reply */
+    int status;
+    long code;        /* envelope code sent */
+    char *reply_body; /* malloc'd */
+    size_t reply_len;
+    const char *reply_type;
+    const char *location; /* 302 target */
+    const char *allow;    /* 405: the methods the path takes */
+};
+
+const char *method_name(enum http_method m);
+enum http_method method_parse(const char *s);
+
+/* Reading checked fields (the spec guarantees presence and type of required
+ * fields; the getters return a fallback for absent optional ones). */
+const char *field_str(struct req *r, const char *name); /* NULL if absent */
+long long field_int(struct req *r, const char *name, long long fallback);
+bool field_bool(struct req *r, const char *name, bool fallback);
+json_t *field_json(struct req *r, const char *name); /* borrowed; NULL if absent */
+const struct upload_file *field_file(struct req *r, const char *name);
+const char *path_param(struct req *r, const char *name);
+
+/* Replies. Each returns 0 so a handler can `return reply_...(...)`. */
+int reply_result(struct req *r, json_t *result); /* steals result; NULL = no result member */
+int reply_error(struct req *r, enum err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int reply_store_error(struct req *r, int store_rc); /* maps STORE_* to an envelope error */
+int reply_redirect(struct req *r, const char *location);
+
+#endif

@@ -1,0 +1,50 @@
+/* route.h — the route table: one row per endpoint (src/routes.def). */
+#ifndef PARAPET_ROUTE_H
+#define PARAPET_ROUTE_H
+
+#include "core/req.h"
+#include "core/spec.h"
+
+/* Body encodings a route accepts. The documents often say only "form": both
+ * form kinds are accepted wherever a form is (gaps.md B.1.1). */
+enum {
+    ENC_NONE = 0,
+    ENC_URLENCODED = 1 << 0,
+    ENC_MULTIPART = 1 << 1,
+    ENC_FORM = ENC_URLENCODED | ENC_MULTIPART,
+    ENC_JSON = 1 << 2,
+};
+
+/* Who may call a route, and which tenant it acts on. */
+enum access {
+    ACCESS_PUBLIC,         /* token endpoints: no access_token */
+    ACCESS_PORTAL,         /* a portal app's token; acts for the portal */
+    ACCESS_CUSTOMER,       /* {customer_id} in the path: the portal's customer, or the installed app's one */
+    ACCESS_BOUND_CUSTOMER, /* an installed app's token; acts for its customer */
+};
+
+/* The protection service a customer must have for the route. */
+enum service { SVC_NONE, SVC_AP, SVC_OP, SVC_DNS, SVC_CDN };
+
+enum {
+    ROUTE_TOKEN_IN_FORM = 1 << 0, /* access_token may come in the form (doc 000 rule 2) */
+};
+
+typedef int route_handler(struct req *r);
+
+struct route {
+    const char *id; /* the endpoint id of shared/spec/endpoints.json */
+    enum http_method method;
+    const char *path; /* as the documents give it; /api is prefixed unless it starts with /oauth */
+    unsigned encodings;
+    enum access access;
+    enum service service;
+    unsigned flags;
+    route_handler *handler;
+    const struct field_spec *fields;
+};
+
+extern const struct route routes[];
+extern const size_t routes_count;
+
+#endif

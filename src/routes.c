@@ -1,0 +1,27 @@
+/* routes.c — expands routes.def into the route table. */
+#include "core/route.h"
+
+#include "api/customers/customers.h"
+#include "api/oauth/oauth.h"
+
+#define GET    M_GET
+#define POST   M_POST
+#define PUT    M_PUT
+#define DELETE M_DELETE
+
+#define ROUTE(id_, method_, path_, enc_, access_, service_, flags_, handler_, ...)                           \
+    {.id = (id_),                                                                                            \
+     .method = (method_),                                                                                    \
+     .path = (path_),                                                                                        \
+     .encodings = (enc_),                                                                                    \
+     .access = (access_),                                                                                    \
+     .service = (service_),                                                                                  \
+     .flags = (flags_),                                                                                      \
+     .handler = (handler_),                                                                                  \
+     .fields = (const struct field_spec[]){__VA_ARGS__, F_END}},
+
+const struct route routes[] = {
+#include "routes.def"
+};
+
+const size_t routes_count = sizeof routes / sizeof routes[0];

@@ -1,0 +1,422 @@
+/* http.c — see http.h. Each request is decoded as it streams in (query by
+ * our decoder, url-encoded and multipart bodies by libmicrohttpd's
+ * PostProcessor, JSON buffered then parsed) and dispatched only once the
+ * whole body has arrived: queueing a reply earlier makes libmicrohttpd
+ * close the connection instead of keeping it alive. */
+#include "server/http.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/decode.h"
+#include "core/dispatch.h"
+#include "core/req.h"
+#include "server/worker_store.h"
+
+const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
+                                   "-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:"
+                                   "-MAC-ALL:+AEAD:-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:%SERVER_PRECEDENCE";
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    MHD_socket listen_fd; /* after quiescing: closed once the daemon has stopped */
+    const struct server_config *cfg;
+    atomic_uint in_flight;
+};
+
+/* One request on its way through the adapter. */
+struct pending {
+    struct req r;
+    struct http_server *server;
+    struct timespec started;
+    bool headers_seen;
+    size_t body_bytes;
+    struct MHD_PostProcessor *pp;
+    struct form_sink sink;
+    char *raw; /* JSON (or unknown) body bytes */
+    size_t raw_len, raw_cap;
+};
+
+static double elapsed_s(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - since->tv_sec) + (double)(now.tv_nsec - since->tv_nsec) / 1e9;
+}
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    (void)conn;
+    struct http_server *h = cls;
+    struct pending *p = calloc(1, sizeof *p);
+    p->server = h;
+    p->r.config = h->cfg;
+    clock_gettime(CLOCK_MONOTONIC, &p->started);
+    const char *q = strchr(uri, '?');
+    p->r.path = q ? arena_strndup(&p->r.arena, uri, (size_t)(q - uri)) : arena_strdup(&p->r.arena, uri);
+    p->r.query = arena_strdup(&p->r.arena, q ? q + 1 : "");
+    atomic_fetch_add(&h->in_flight, 1);
+    return p;
+}
+
+static void free_pending(struct pending *p)
+{
+    if (p->pp)
+        MHD_destroy_post_processor(p->pp);
+    form_sink_release(&p->sink);
+    json_decref(p->r.query_fields);
+    json_decref(p->r.body_fields);
+    json_decref(p->r.path_params);
+    json_decref(p->r.fields);
+    for (struct upload_file *f = p->r.files, *next; f; f = next) {
+        next = f->next;
+        free((char *)f->field);
+        free((char *)f->filename);
+        free((char *)f->content_type);
+        free(f->data);
+        free(f);
+    }
+    free(p->raw);
+    free(p->r.reply_body);
+    arena_free(&p->r.arena);
+    free(p);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)conn;
+    (void)toe;
+    struct http_server *h = cls;
+    if (*con_cls) {
+        free_pending(*con_cls);
+        *con_cls = NULL;
+        atomic_fetch_sub(&h->in_flight, 1);
+    }
+}
+
+static void on_file(void *ctx, char *key, char *filename, char *content_type, char *data, size_t len)
+{
+    struct pending *p = ctx;
+    struct upload_file *f = calloc(1, sizeof *f);
+    f->field = key;
+    f->filename = filename;
+    f->content_type = content_type;
+    f->data = data;
+    f->len = len;
+    struct upload_file **tail = &p->r.files;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = f;
+}
+
+static enum MHD_Result on_post_piece(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *filename, const char *content_type,
+                                     const char *transfer_encoding, const char *data, uint64_t off,
+                                     size_t size)
+{
+    (void)kind;
+    (void)transfer_encoding;
+    struct pending *p = cls;
+    return form_sink_piece(&p->sink, key, filename, content_type, data, (size_t)off, size) == 0 ? MHD_YES
+                                                                                                : MHD_NO;
+}
+
+static enum body_kind body_kind_of(const char *ctype)
+{
+    if (!ctype)
+        return BODY_OTHER;
+    size_t n = strcspn(ctype, "; \t");
+    if (n == 33 && strncasecmp(ctype, "application/x-www-form-urlencoded", n) == 0)
+        return BODY_FORM;
+    if (n == 19 && strncasecmp(ctype, "multipart/form-data", n) == 0)
+        return BODY_MULTIPART;
+    if (n == 16 && strncasecmp(ctype, "application/json", n) == 0)
+        return BODY_JSON;
+    return BODY_OTHER;
+}
+
+static void set_input_error(struct pending *p, int code, const char *msg)
+{
+    if (!p->r.input_error) {
+        p->r.input_error = arena_strdup(&p->r.arena, msg);
+        p->r.input_error_code = code;
+    }
+}
+
+static void client_address(struct pending *p, struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    struct ip_addr *a = &p->r.client;
+    memset(a, 0, sizeof *a);
+    if (ci && ci->client_addr->sa_family == AF_INET) {
+        a->family = NET_V4;
+        memcpy(a->b, &((const struct sockaddr_in *)ci->client_addr)->sin_addr, 4);
+    } else if (ci && ci->client_addr->sa_family == AF_INET6) {
+        a->family = NET_V6;
+        memcpy(a->b, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr, 16);
+    }
+    /* Behind a trusted proxy, the client is the last X-Forwarded-For hop
+     * that is not itself a trusted proxy. */
+    const struct server_config *cfg = p->server->cfg;
+    bool trusted = false;
+    for (int i = 0; i < cfg->n_trusted_proxies && !trusted; i++)
+        trusted = cidr_contains_ip(&cfg->trusted_proxies[i], a);
+    const char *xff = trusted ? MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Forwarded-For") : NULL;
+    if (!xff)
+        return;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", xff);
+    for (char *hop; (hop = strrchr(buf, ',')) || buf[0];) {
+        char *text = hop ? hop + 1 : buf;
+        text += strspn(text, " \t");
+        text[strcspn(text, " \t")] = '\0';
+        struct ip_addr hop_addr;
+        if (ip_parse(text, &hop_addr) != 0)
+            return;
+        *a = hop_addr;
+        bool hop_trusted = false;
+        for (int i = 0; i < cfg->n_trusted_proxies && !hop_trusted; i++)
+            hop_trusted = cidr_contains_ip(&cfg->trusted_proxies[i], &hop_addr);
+        if (!hop_trusted || !hop)
+            return;
+        *hop = '\0';
+    }
+}
+
+/* First call for a request: headers are in; set up body decoding. */
+static void begin_request(struct pending *p, struct MHD_Connection *conn, const char *method)
+{
+    struct req *r = &p->r;
+    r->method = method_parse(method);
+    client_address(p, conn);
+    r->query_fields = json_object();
+    struct decode_error e;
+    if (query_decode(r->query, strlen(r->query), r->query_fields, &e) != 0)
+        set_input_error(p, e.err, e.message);
+
+    const char *ctype = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    r->body_kind = body_kind_of(ctype);
+    if (r->body_kind == BODY_FORM || r->body_kind == BODY_MULTIPART) {
+        r->body_fields = json_object();
+        p->sink.fields = r->body_fields;
+        p->sink.max_file = p->server->cfg->max_body_bytes;
+        p->sink.on_file = on_file;
+        p->sink.ctx = p;
+        p->pp = MHD_create_post_processor(conn, 16 * 1024, on_post_piece, p);
+        if (!p->pp)
+            set_input_error(p, E_MALFORMED_BODY, "Content-Type: multipart/form-data needs a boundary");
+    }
+}
+
+static void take_body(struct pending *p, const char *data, size_t size)
+{
+    p->body_bytes += size;
+    if (p->r.input_error)
+        return; /* already failed: read and drop the rest, keep the connection */
+    if (p->pp) {
+        if (MHD_post_process(p->pp, data, size) != MHD_YES)
+            set_input_error(p, p->sink.failed ? p->sink.error.err : E_MALFORMED_BODY,
+                            p->sink.failed ? p->sink.error.message : "the form body cannot be decoded");
+        return;
+    }
+    if (p->r.body_kind != BODY_JSON)
+        return; /* refused later with 415; no need to keep it */
+    if (p->raw_len + size > p->raw_cap) {
+        size_t cap = p->raw_cap ? p->raw_cap : 4096;
+        while (cap < p->raw_len + size)
+            cap *= 2;
+        p->raw = realloc(p->raw, cap);
+        p->raw_cap = cap;
+    }
+    memcpy(p->raw + p->raw_len, data, size);
+    p->raw_len += size;
+}
+
+static void finish_body(struct pending *p)
+{
+    struct req *r = &p->r;
+    if (p->body_bytes == 0) {
+        r->body_kind = BODY_NONE;
+        json_decref(r->body_fields);
+        r->body_fields = NULL;
+        return;
+    }
+    if (r->input_error)
+        return;
+    if (p->pp) {
+        enum MHD_Result ok = MHD_destroy_post_processor(p->pp);
+        p->pp = NULL;
+        if (ok != MHD_YES || form_sink_finish(&p->sink) != 0)
+            set_input_error(p, p->sink.failed ? p->sink.error.err : E_MALFORMED_BODY,
+                            p->sink.failed ? p->sink.error.message : "the form body is incomplete");
+    } else if (r->body_kind == BODY_JSON) {
+        struct decode_error e;
+        r->body_fields = json_body_decode(p->raw, p->raw_len, &e);
+        if (!r->body_fields)
+            set_input_error(p, e.err, e.message);
+    }
+}
+
+static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn)
+{
+    struct req *r = &p->r;
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(r->reply_len, r->reply_body ? r->reply_body : (char *)"",
+                                        r->reply_body ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    r->reply_body = NULL; /* the response owns it now */
+    if (!resp)
+        return MHD_NO;
+    if (r->reply_type)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->reply_type);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    if (r->location)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->allow)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+    enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
+    MHD_destroy_response(resp);
+    if (p->server->cfg->log_requests || r->status >= 500)
+        fprintf(stderr, "%s %s %d %ld %.1fms\n", method_name(r->method), r->path, r->status, r->code,
+                elapsed_s(&p->started) * 1000);
+    return ok;
+}
+
+/* Answers before the body is complete (too large, too slow): the
+ * connection closes afterwards, which is what we want then. */
+static enum MHD_Result reply_early(struct pending *p, struct MHD_Connection *conn, enum err e,
+                                   const char *msg)
+{
+    reply_error(&p->r, e, "%s", msg);
+    return send_reply(p, conn);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls)
+{
+    (void)cls;
+    (void)url;
+    (void)version;
+    struct pending *p = *con_cls;
+    const struct server_config *cfg = p->server->cfg;
+    if (!p->headers_seen) {
+        p->headers_seen = true;
+        begin_request(p, conn, method);
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
+        if (announced > cfg->max_body_bytes)
+            set_input_error(p, E_TOO_LARGE, "the request body is larger than the server accepts");
+        if (announced > 2 * (unsigned long long)cfg->max_body_bytes) /* not worth reading */
+            return reply_early(p, conn, E_TOO_LARGE, p->r.input_error);
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        /* Past the limit the rest is read and dropped, so that the client
+         * reads our 413 on a live connection; past twice the limit we stop
+         * reading and close. */
+        if (p->body_bytes + *upload_data_size > cfg->max_body_bytes) {
+            set_input_error(p, E_TOO_LARGE, "the request body is larger than the server accepts");
+            if (p->body_bytes + *upload_data_size > 2 * cfg->max_body_bytes)
+                return reply_early(p, conn, E_TOO_LARGE, p->r.input_error);
+        }
+        if (elapsed_s(&p->started) > cfg->request_timeout_s)
+            return reply_early(p, conn, E_TIMEOUT, "the request body took too long to arrive");
+        take_body(p, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    finish_body(p);
+    p->r.store = worker_store();
+    if (!p->r.store)
+        reply_error(&p->r, E_STORE, "the store is not available");
+    else
+        dispatch(&p->r);
+    return send_reply(p, conn);
+}
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    fputs("parapet: http: ", stderr);
+    vfprintf(stderr, fmt, ap);
+}
+
+struct http_server *http_start(const struct server_config *cfg, const char *cert_pem, const char *key_pem)
+{
+    struct http_server *h = calloc(1, sizeof *h);
+    h->cfg = cfg;
+    h->listen_fd = MHD_INVALID_SOCKET;
+    struct sockaddr_storage ss;
+    memset(&ss, 0, sizeof ss);
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+    struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+    struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+    if (inet_pton(AF_INET, cfg->listen_host, &s4->sin_addr) == 1) {
+        s4->sin_family = AF_INET;
+        s4->sin_port = htons((uint16_t)cfg->listen_port);
+    } else if (inet_pton(AF_INET6, cfg->listen_host, &s6->sin6_addr) == 1) {
+        s6->sin6_family = AF_INET6;
+        s6->sin6_port = htons((uint16_t)cfg->listen_port);
+        flags |= MHD_USE_IPv6;
+    } else {
+        fprintf(stderr, "parapet: --listen: '%s' is not an IP address\n", cfg->listen_host);
+        free(h);
+        return NULL;
+    }
+    if (!cfg->plain_http)
+        flags |= MHD_USE_TLS;
+    struct MHD_OptionItem tls_opts[] = {
+        {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key_pem},
+        {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cert_pem},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)http_tls_priorities},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
+    h->daemon = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
+        NULL, /* first, so that every message goes there */
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, cfg->threads,
+        MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT, cfg->request_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes, MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_ARRAY,
+        cfg->plain_http ? none : tls_opts, MHD_OPTION_END);
+    if (!h->daemon) {
+        fprintf(stderr, "parapet: cannot listen on %s:%d\n", cfg->listen_host, cfg->listen_port);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+void http_quiesce(struct http_server *h)
+{
+    h->listen_fd = MHD_quiesce_daemon(h->daemon);
+    /* The kernel would go on completing handshakes on the still-open
+     * socket; shutting it down makes new connections fail at once. */
+    if (h->listen_fd != MHD_INVALID_SOCKET)
+        shutdown(h->listen_fd, SHUT_RDWR);
+}
+
+unsigned http_in_flight(struct http_server *h)
+{
+    return atomic_load(&h->in_flight);
+}
+
+void http_stop(struct http_server *h)
+{
+    MHD_stop_daemon(h->daemon);
+    if (h->listen_fd != MHD_INVALID_SOCKET)
+        close(h->listen_fd);
+    free(h);
+}

@@ -1,0 +1,9 @@
+/* sqlite.h — the SQLite backend of the store interface. */
+#ifndef PARAPET_STORE_SQLITE_H
+#define PARAPET_STORE_SQLITE_H
+
+#include "store/store.h"
+
+struct store *sqlite_store_open(const char *path);
+
+#endif

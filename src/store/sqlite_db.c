@@ -1,0 +1,197 @@
+/* sqlite_db.c — connection handling for the SQLite backend: opening, WAL,
+ * migrations, the statement cache and transactions. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/migrations.h"
+#include "store/sqlite.h"
+#include "store/sqlite_db.h"
+
+extern const struct store_ops sqlite_ops; /* sqlite_ops.c */
+
+int db_log_error(struct store *s, const char *what)
+{
+    fprintf(stderr, "parapet: sqlite: %s: %s\n", what, sqlite3_errmsg(DB(s)->db));
+    return STORE_ERROR;
+}
+
+sqlite3_stmt *db_stmt(struct store *s, const char *sql)
+{
+    struct sqlite_store *d = DB(s);
+    size_t h = ((uintptr_t)sql >> 3) % STMT_CACHE_SLOTS;
+    for (size_t probe = 0; probe < STMT_CACHE_SLOTS; probe++) {
+        size_t i = (h + probe) % STMT_CACHE_SLOTS;
+        if (d->cache[i].sql == sql) {
+            sqlite3_reset(d->cache[i].st);
+            sqlite3_clear_bindings(d->cache[i].st);
+            return d->cache[i].st;
+        }
+        if (!d->cache[i].sql) {
+            sqlite3_stmt *st;
+            if (sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+                db_log_error(s, sql);
+                return NULL;
+            }
+            d->cache[i].sql = sql;
+            d->cache[i].st = st;
+            return st;
+        }
+    }
+    return NULL;
+}
+
+int db_exec_stmt(struct store *s, sqlite3_stmt *st)
+{
+    if (!st)
+        return STORE_ERROR;
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+        return STORE_OK;
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return STORE_CONFLICT;
+    return db_log_error(s, "step");
+}
+
+void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size)
+{
+    const char *t = (const char *)sqlite3_column_text(st, i);
+    snprintf(dst, size, "%s", t ? t : "");
+}
+
+int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out)
+{
+    *out = NULL;
+    if (!st)
+        return STORE_ERROR;
+    json_t *rows = json_array();
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        json_t *row = json_object();
+        for (int i = 0; i < sqlite3_column_count(st); i++) {
+            const char *name = sqlite3_column_name(st, i);
+            if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+                json_object_set_new(row, name, json_integer(sqlite3_column_int64(st, i)));
+            else if (sqlite3_column_type(st, i) == SQLITE_NULL)
+                json_object_set_new(row, name, json_null());
+            else
+                json_object_set_new(row, name, json_string((const char *)sqlite3_column_text(st, i)));
+        }
+        json_array_append_new(rows, row);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        json_decref(rows);
+        return db_log_error(s, "step");
+    }
+    *out = rows;
+    return STORE_OK;
+}
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "parapet: sqlite: %s\n", err ? err : sqlite3_errmsg(db));
+        sqlite3_free(err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Applies every embedded migration newer than the database, in one
+ * transaction each. */
+static int migrate(sqlite3 *db)
+{
+    if (exec_sql(db, "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                     "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"))
+        return -1;
+    for (int i = 0; i < migrations_count; i++) {
+        const struct migration *m = &migrations[i];
+        if (exec_sql(db, "BEGIN IMMEDIATE"))
+            return -1;
+        sqlite3_stmt *st;
+        sqlite3_prepare_v2(db, "SELECT 1 FROM schema_migrations WHERE version = ?", -1, &st, NULL);
+        sqlite3_bind_int(st, 1, m->version);
+        bool done = sqlite3_step(st) == SQLITE_ROW;
+        sqlite3_finalize(st);
+        if (!done) {
+            if (exec_sql(db, m->sql)) {
+                fprintf(stderr, "parapet: migration %s failed\n", m->name);
+                exec_sql(db, "ROLLBACK");
+                return -1;
+            }
+            sqlite3_prepare_v2(db, "INSERT INTO schema_migrations VALUES (?, ?, ?)", -1, &st, NULL);
+            sqlite3_bind_int(st, 1, m->version);
+            sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+            sqlite3_step(st);
+            sqlite3_finalize(st);
+        }
+        if (exec_sql(db, "COMMIT"))
+            return -1;
+    }
+    return 0;
+}
+
+void sqlite_close(struct store *s)
+{
+    struct sqlite_store *d = DB(s);
+    for (size_t i = 0; i < STMT_CACHE_SLOTS; i++)
+        if (d->cache[i].st)
+            sqlite3_finalize(d->cache[i].st);
+    sqlite3_close(d->db);
+    free(d);
+}
+
+struct store *sqlite_store_open(const char *path)
+{
+    sqlite3 *db;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
+        SQLITE_OK) {
+        fprintf(stderr, "parapet: cannot open %s: %s\n", path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return NULL;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON") ||
+        migrate(db)) {
+        sqlite3_close(db);
+        return NULL;
+    }
+    struct sqlite_store *d = calloc(1, sizeof *d);
+    d->base.ops = &sqlite_ops;
+    d->db = db;
+    return &d->base;
+}
+
+/* ---- transactions ---- */
+
+static int tx(struct store *s, const char *sql)
+{
+    char *err = NULL;
+    if (sqlite3_exec(DB(s)->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "parapet: sqlite: %s: %s\n", sql, err ? err : "");
+        sqlite3_free(err);
+        return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+int sqlite_begin(struct store *s, bool write)
+{
+    return tx(s, write ? "BEGIN IMMEDIATE" : "BEGIN");
+}
+
+int sqlite_commit(struct store *s)
+{
+    return tx(s, "COMMIT");
+}
+
+int sqlite_rollback(struct store *s)
+{
+    return sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, "ROLLBACK");
+}

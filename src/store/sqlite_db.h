@@ -1,0 +1,80 @@
+/* sqlite_db.h — what the SQLite backend's files share: the connection, a
+ * cache of prepared statements keyed by their SQL text's address, and small
+ * binding and column helpers. */
+#ifndef PARAPET_SQLITE_DB_H
+#define PARAPET_SQLITE_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+enum { STMT_CACHE_SLOTS = 1024 };
+
+struct sqlite_store {
+    struct store base;
+    sqlite3 *db;
+    struct {
+        const char *sql;
+        sqlite3_stmt *st;
+    } cache[STMT_CACHE_SLOTS];
+};
+
+#define DB(s) ((struct sqlite_store *)(s))
+/* Binds a string that outlives the statement's execution. */
+#define BIND_TEXT(st, i, v) sqlite3_bind_text((st), (i), (v), -1, SQLITE_STATIC)
+
+/* The prepared statement for `sql` (a string constant: the cache keys on its
+ * address), reset and with bindings cleared; NULL if it does not prepare. */
+sqlite3_stmt *db_stmt(struct store *s, const char *sql);
+/* Runs a statement that returns no rows; STORE_OK, STORE_CONFLICT on a
+ * constraint violation, STORE_ERROR otherwise. */
+int db_exec_stmt(struct store *s, sqlite3_stmt *st);
+int db_log_error(struct store *s, const char *what);
+/* Copies column i (text) into dst[size]. */
+void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size);
+/* The rows of a statement as an array of objects keyed by column name
+ * (INTEGER columns as integers, everything else as strings). */
+int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out);
+
+/* Connection-level operations (sqlite_db.c). */
+void sqlite_close(struct store *s);
+int sqlite_begin(struct store *s, bool write);
+int sqlite_commit(struct store *s);
+int sqlite_rollback(struct store *s);
+
+/* Entity operations (sqlite_accounts.c, sqlite_tokens.c); sqlite_ops.c puts
+ * them in the backend's ops table. */
+int sq_portal_create(struct store *s, const struct portal *p);
+int sq_portal_get(struct store *s, const char *id, struct portal *out);
+int sq_portal_list(struct store *s, json_t **out);
+int sq_app_create(struct store *s, const struct app *a);
+int sq_app_get(struct store *s, const char *id, struct app *out);
+int sq_app_list(struct store *s, json_t **out);
+int sq_app_revoke(struct store *s, const char *id);
+int sq_app_set_secret(struct store *s, const char *id, const char *digest);
+int sq_app_allow_add(struct store *s, const char *app_id, const char *cidr);
+int sq_app_allow_list(struct store *s, const char *app_id, json_t **out);
+int sq_customer_create(struct store *s, const struct customer *c);
+int sq_customer_get(struct store *s, const char *id, struct customer *out);
+int sq_customer_list(struct store *s, const char *portal_id, long offset, long limit, json_t **out,
+                     long *total);
+int sq_install_create(struct store *s, const struct installation *in);
+int sq_install_find(struct store *s, const char *app_id, const char *customer_id, struct installation *out);
+int sq_install_list(struct store *s, json_t **out);
+int sq_code_create(struct store *s, const struct auth_code *c);
+int sq_code_consume(struct store *s, const char *digest, struct auth_code *out);
+int sq_token_create(struct store *s, const struct token *t);
+int sq_token_get(struct store *s, const char *digest, struct token *out);
+int sq_token_mark_used(struct store *s, const char *digest);
+int sq_token_revoke_grant(struct store *s, const char *grant_id);
+int sq_token_revoke_app(struct store *s, const char *app_id, long *count);
+int sq_token_revoke_digest(struct store *s, const char *digest);
+int sq_token_list(struct store *s, const char *app_id, int64_t now, json_t **out);
+int sq_token_purge_expired(struct store *s, int64_t now, long *count);
+int sq_asn_prefix_add(struct store *s, long long asn, const char *prefix, int max_length, const char *source);
+int sq_asn_list(struct store *s, json_t **out);
+int sq_asn_prefixes(struct store *s, long long asn, json_t **out);
+
+#endif

@@ -1,0 +1,15 @@
+/* store.c — picks a backend by name. */
+#include "store/store.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "store/sqlite.h"
+
+struct store *store_open(const struct store_config *cfg)
+{
+    if (!cfg->backend || strcmp(cfg->backend, "sqlite") == 0)
+        return sqlite_store_open(cfg->path);
+    fprintf(stderr, "parapet: unknown store backend '%s' (available: sqlite)\n", cfg->backend);
+    return NULL;
+}

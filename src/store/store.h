@@ -1,0 +1,160 @@
+/* store.h — the storage interface. Handlers and the CLI talk to a `struct
+ * store` (one connection, used by one thread at a time) through the
+ * function-pointer table `struct store_ops`; sqlite.c implements it today and
+ * a PostgreSQL backend can implement the same table without touching
+ * handlers. Every call returns a STORE_* code. */
+#ifndef PARAPET_STORE_H
+#define PARAPET_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum {
+    STORE_OK = 0,
+    STORE_NOT_FOUND = 1,
+    STORE_CONFLICT = 2, /* unique key taken, or a state that forbids the change */
+    STORE_ERROR = -1,
+};
+
+#define ID_LEN     16  /* ids are 16 lowercase hex characters */
+#define DIGEST_LEN 64  /* SHA-256 digests in hex */
+#define NAME_LEN   128 /* names of portals, apps, customers */
+#define TEXT_LEN   256 /* other short customer fields */
+#define URL_LEN    512
+
+struct portal {
+    char id[ID_LEN + 1];
+    char name[NAME_LEN + 1];
+};
+
+enum app_kind { APP_PORTAL = 1, APP_INSTALLED = 2 };
+
+struct app {
+    char id[ID_LEN + 1];
+    enum app_kind kind;
+    char portal_id[ID_LEN + 1]; /* portal apps */
+    char name[NAME_LEN + 1];
+    char host_url[URL_LEN + 1]; /* installed apps */
+    char secret_digest[DIGEST_LEN + 1];
+    bool revoked;
+    bool has_allow_list;
+};
+
+struct customer {
+    char id[ID_LEN + 1];
+    char portal_id[ID_LEN + 1];
+    char name[NAME_LEN + 1];
+    char email[TEXT_LEN + 1];
+    char company[TEXT_LEN + 1];
+    char phone[TEXT_LEN + 1];
+    char address[TEXT_LEN + 1];
+    char website[TEXT_LEN + 1];
+    bool svc_ap, svc_op, svc_dns, svc_cdn;
+};
+
+struct installation {
+    char id[ID_LEN + 1];
+    char app_id[ID_LEN + 1];
+    char customer_id[ID_LEN + 1];
+    char xspe_digest[DIGEST_LEN + 1];
+};
+
+/* A single-use authorization code from the connect step. */
+struct auth_code {
+    char digest[DIGEST_LEN + 1];
+    char app_id[ID_LEN + 1];
+    char customer_id[ID_LEN + 1];
+    char grant_id[ID_LEN + 1]; /* the tokens it yields share this id */
+    char scope[32];
+    int64_t expires_at;
+};
+
+enum token_type { TOKEN_ACCESS = 1, TOKEN_REFRESH = 2 };
+
+struct token {
+    char digest[DIGEST_LEN + 1];
+    enum token_type type;
+    char app_id[ID_LEN + 1];
+    char portal_id[ID_LEN + 1];   /* portal-app tokens */
+    char customer_id[ID_LEN + 1]; /* installed-app tokens */
+    char grant_id[ID_LEN + 1];    /* authorization grant (code) this came from; "" for credit tokens */
+    char scope[32];
+    int64_t created_at, expires_at;
+    bool used; /* refresh tokens: already exchanged */
+    bool revoked;
+    /* joined from the app */
+    enum app_kind app_kind;
+    bool app_revoked;
+    bool app_has_allow_list;
+};
+
+struct store;
+
+struct store_ops {
+    void (*close)(struct store *s);
+    int (*begin)(struct store *s, bool write);
+    int (*commit)(struct store *s);
+    int (*rollback)(struct store *s);
+
+    int (*portal_create)(struct store *s, const struct portal *p);
+    int (*portal_get)(struct store *s, const char *id, struct portal *out);
+    int (*portal_list)(struct store *s, json_t **out);
+
+    int (*app_create)(struct store *s, const struct app *a);
+    int (*app_get)(struct store *s, const char *id, struct app *out);
+    int (*app_list)(struct store *s, json_t **out);
+    int (*app_revoke)(struct store *s, const char *id);
+    int (*app_set_secret)(struct store *s, const char *id, const char *digest);
+    int (*app_allow_add)(struct store *s, const char *app_id, const char *cidr);
+    int (*app_allow_list)(struct store *s, const char *app_id, json_t **out);
+
+    int (*customer_create)(struct store *s, const struct customer *c);
+    int (*customer_get)(struct store *s, const char *id, struct customer *out);
+    /* Customers of a portal (all portals when portal_id is NULL), in creation
+     * order; *out is an array of customer objects, *total the full count. */
+    int (*customer_list)(struct store *s, const char *portal_id, long offset, long limit, json_t **out,
+                         long *total);
+
+    int (*install_create)(struct store *s, const struct installation *i);
+    int (*install_find)(struct store *s, const char *app_id, const char *customer_id,
+                        struct installation *out);
+    int (*install_list)(struct store *s, json_t **out);
+
+    int (*code_create)(struct store *s, const struct auth_code *c);
+    /* Marks the code used and returns it. STORE_CONFLICT when it was used
+     * before (the caller then revokes the grant's tokens). */
+    int (*code_consume)(struct store *s, const char *digest, struct auth_code *out);
+
+    int (*token_create)(struct store *s, const struct token *t);
+    int (*token_get)(struct store *s, const char *digest, struct token *out);
+    /* Marks an unused refresh token used; STORE_CONFLICT if it already was. */
+    int (*token_mark_used)(struct store *s, const char *digest);
+    int (*token_revoke_grant)(struct store *s, const char *grant_id);
+    int (*token_revoke_app)(struct store *s, const char *app_id, long *count);
+    int (*token_revoke_digest)(struct store *s, const char *digest);
+    int (*token_list)(struct store *s, const char *app_id, int64_t now, json_t **out);
+    int (*token_purge_expired)(struct store *s, int64_t now, long *count);
+
+    int (*asn_prefix_add)(struct store *s, long long asn, const char *prefix, int max_length,
+                          const char *source);
+    int (*asn_list)(struct store *s, json_t **out);
+    /* Prefixes registered for an ASN: an array of {"prefix","max_length"}. */
+    int (*asn_prefixes)(struct store *s, long long asn, json_t **out);
+};
+
+struct store {
+    const struct store_ops *ops;
+};
+
+/* Opening a store: a backend by name ("sqlite") and its location. */
+struct store_config {
+    const char *backend;
+    const char *path; /* sqlite: database file */
+};
+
+/* Open one connection; NULL (with a message on stderr) on failure. The first
+ * open of a fresh database applies the numbered migrations. */
+struct store *store_open(const struct store_config *cfg);
+
+#endif

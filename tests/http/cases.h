@@ -1,0 +1,33 @@
+/* cases.h — data-driven HTTPS cases: one file per case under
+ * tests/http/cases/, each a sequence of steps separated by "---".
+ *
+ *   # comment
+ *   POST $BASE/oauth/credit/token          request line: METHOD URL
+ *   header: X-Thing: 1                     a request header
+ *   form: app_id=$PA1_ID                   url-encoded body pair (raw, joined with &)
+ *   part: name=value                       multipart text part
+ *   file: name=filename|content-type|text  multipart file part (\n in text is a newline)
+ *   json: {"zone_name": "a.example"}       JSON body (sets Content-Type)
+ *   body: raw text                         raw body (no Content-Type unless a header says)
+ *   sleep: 2                               wait before sending
+ *   expect status 401
+ *   expect .code == 40100004               JSON path, compared as JSON (or as a string)
+ *   expect .msg ~ secret                   substring
+ *   expect .result.id matches ^[0-9a-f]{16}$   POSIX extended regex on the string value
+ *   expect .result exists | absent
+ *   expect .result.customer length 2       array/object size
+ *   expect header Location ~ code=         response header (Location, Allow, Content-Type,
+ *                                          Connection, Cache-Control)
+ *   save NAME .result.access_token         keep a value (string or JSON text) as $NAME
+ *   save NAME location-param code          keep a query parameter of the Location header
+ *
+ * Every JSON reply is also checked against the envelope rules (code/msg
+ * types, code 0 exactly on 2xx, 8-digit codes whose first 3 digits are the
+ * HTTP status). */
+#ifndef PARAPET_TEST_CASES_H
+#define PARAPET_TEST_CASES_H
+
+/* Runs one case file; returns 0 when every step held. */
+int case_run(const char *path, const char *ca_file);
+
+#endif

@@ -1,0 +1,238 @@
+/* fixture.c — see fixture.h. */
+#include "http/fixture.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "http/harness.h"
+
+/* Runs an admin command and publishes members of its output as variables:
+ * "portal_id" of `portal create` becomes $<name>, etc. */
+static int admin_var(const struct fixture *fx, const char *name, const char *member, const char *args)
+{
+    json_t *out = admin(fx->bin, fx->data, "%s", args);
+    const char *v = json_string_value(json_object_get(out, member));
+    if (!v) {
+        fprintf(stderr, "setup: admin %s: no %s\n", args, member);
+        json_decref(out);
+        return -1;
+    }
+    var_set(name, v);
+    json_decref(out);
+    return 0;
+}
+
+/* An app: publishes $<name>_ID and $<name>_SECRET. */
+static int make_app(const struct fixture *fx, const char *name, const char *args)
+{
+    json_t *out = admin(fx->bin, fx->data, "app create %s", args);
+    const char *id = json_string_value(json_object_get(out, "app_id"));
+    const char *secret = json_string_value(json_object_get(out, "secret"));
+    char key[64];
+    if (!id || !secret) {
+        json_decref(out);
+        fprintf(stderr, "setup: app create %s failed\n", args);
+        return -1;
+    }
+    snprintf(key, sizeof key, "%s_ID", name);
+    var_set(key, id);
+    snprintf(key, sizeof key, "%s_SECRET", name);
+    var_set(key, secret);
+    json_decref(out);
+    return 0;
+}
+
+static int post_form(const struct fixture *fx, const char *url, const char *body, json_t **out)
+{
+    struct http_request rq = {
+        .method = "POST", .url = url, .body = body, .body_len = strlen(body), .ca_file = fx->ca_file};
+    rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+    struct http_response rs;
+    int rc = http_do(&rq, &rs);
+    *out = json_loads(rs.body, 0, NULL);
+    if (rc != 0 || rs.status != 200) {
+        fprintf(stderr, "setup: POST %s: %ld %s %s\n", url, rs.status, rs.error, rs.body);
+        rc = -1;
+    }
+    http_response_free(&rs);
+    return rc;
+}
+
+static int credit_token(const struct fixture *fx, const char *base, const char *app, const char *var)
+{
+    char url[256], body[512], key[64];
+    snprintf(url, sizeof url, "%s/oauth/credit/token", base);
+    snprintf(key, sizeof key, "%s_SECRET", app);
+    const char *secret = var_get(key);
+    snprintf(key, sizeof key, "%s_ID", app);
+    snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", var_get(key), secret);
+    json_t *out;
+    int rc = post_form(fx, url, body, &out);
+    const char *tok = json_string_value(json_path(out, ".result.access_token"));
+    if (rc == 0 && tok)
+        var_set(var, tok);
+    json_decref(out);
+    return rc == 0 && tok ? 0 : -1;
+}
+
+int fixture_install_login(const struct fixture *fx, const char *base, const char *app, const char *secret,
+                          const char *xspe, const char *customer, const char *prefix)
+{
+    char url[2048];
+    snprintf(url, sizeof url,
+             "%s/oauth/connect?app_id=%s&redirect_uri=https%%3A%%2F%%2Fapp.example.test%%2Fcb"
+             "&response_type=code&scope=install_login&xspe=%s&state=s1&customer_id=%s",
+             base, app, xspe, customer);
+    struct http_request rq = {.method = "GET", .url = url, .ca_file = fx->ca_file};
+    struct http_response rs;
+    http_do(&rq, &rs);
+    const char *code = strstr(rs.location, "code=");
+    if (rs.status != 302 || !code) {
+        fprintf(stderr, "setup: connect: %ld %s\n", rs.status, rs.body);
+        http_response_free(&rs);
+        return -1;
+    }
+    char body[1024], tok_url[256];
+    snprintf(body, sizeof body, "app_id=%s&secret=%s&code=%.*s&grant_type=authorization_code", app, secret,
+             (int)strcspn(code + 5, "&"), code + 5);
+    http_response_free(&rs);
+    snprintf(tok_url, sizeof tok_url, "%s/oauth/access_token", base);
+    json_t *out;
+    int rc = post_form(fx, tok_url, body, &out);
+    const char *tok = json_string_value(json_path(out, ".result.access_token"));
+    const char *ref = json_string_value(json_path(out, ".result.refresh_token"));
+    if (rc == 0 && tok && ref) {
+        char key[64];
+        snprintf(key, sizeof key, "%s_TOKEN", prefix);
+        var_set(key, tok);
+        snprintf(key, sizeof key, "%s_REFRESH", prefix);
+        var_set(key, ref);
+    }
+    json_decref(out);
+    return rc == 0 && tok && ref ? 0 : -1;
+}
+
+static int seed(struct fixture *fx)
+{
+    int bad = 0;
+    bad |= admin_var(fx, "P1", "portal_id", "portal create --name 'Portal One'");
+    bad |= admin_var(fx, "P2", "portal_id", "portal create --name 'Portal Two'");
+    if (bad)
+        return -1;
+    char args[512];
+    snprintf(args, sizeof args, "--kind portal --portal %s --name 'Portal One App'", var_get("P1"));
+    bad |= make_app(fx, "PA1", args);
+    snprintf(args, sizeof args, "--kind portal --portal %s --name 'Portal Two App'", var_get("P2"));
+    bad |= make_app(fx, "PA2", args);
+    snprintf(args, sizeof args,
+             "--kind portal --portal %s --name 'Local only' --allow-ip 127.0.0.0/8 --allow-ip ::1",
+             var_get("P1"));
+    bad |= make_app(fx, "PA_LOCAL", args);
+    snprintf(args, sizeof args, "--kind portal --portal %s --name 'Elsewhere only' --allow-ip 192.0.2.0/24",
+             var_get("P1"));
+    bad |= make_app(fx, "PA_REMOTE", args);
+    snprintf(args, sizeof args, "--kind portal --portal %s --name 'To be revoked'", var_get("P1"));
+    bad |= make_app(fx, "PA_REVOKED", args);
+    bad |= make_app(fx, "IA1", "--kind installed --name 'Installed One' --host-url https://app.example.test");
+    bad |=
+        make_app(fx, "IA2", "--kind installed --name 'Installed Two' --host-url https://other.example.org");
+    bad |= make_app(fx, "IA_REMOTE",
+                    "--kind installed --name 'Installed elsewhere' --host-url https://app.example.test "
+                    "--allow-ip 198.51.100.7");
+    bad |= make_app(fx, "IA_HTTP",
+                    "--kind installed --name 'Plain http host' --host-url http://dev.example.test:8080");
+    if (bad)
+        return -1;
+    snprintf(args, sizeof args,
+             "customer create --portal %s --name 'Customer One' --email one@example.com --company 'One Ltd' "
+             "--phone +1-555-0101 --address '1 Road' --website https://one.example.com",
+             var_get("P1"));
+    bad |= admin_var(fx, "C1", "customer_id", args);
+    snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Two' --services op,dns",
+             var_get("P1"));
+    bad |= admin_var(fx, "C2", "customer_id", args);
+    snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Three'", var_get("P2"));
+    bad |= admin_var(fx, "C3", "customer_id", args);
+    snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Four' --services ap",
+             var_get("P1"));
+    bad |= admin_var(fx, "C4", "customer_id", args);
+    if (bad)
+        return -1;
+    const char *installs[][3] = {
+        {"XSPE_IA1_C1", "IA1_ID", "C1"},     {"XSPE_IA1_C3", "IA1_ID", "C3"},
+        {"XSPE_IA2_C2", "IA2_ID", "C2"},     {"XSPE_IAR_C1", "IA_REMOTE_ID", "C1"},
+        {"XSPE_IAH_C1", "IA_HTTP_ID", "C1"},
+    };
+    for (size_t i = 0; i < sizeof installs / sizeof installs[0]; i++) {
+        snprintf(args, sizeof args, "install --app %s --customer %s", var_get(installs[i][1]),
+                 var_get(installs[i][2]));
+        bad |= admin_var(fx, installs[i][0], "xspe", args);
+    }
+    return bad ? -1 : 0;
+}
+
+int fixture_setup(struct fixture *fx, const char *bin)
+{
+    memset(fx, 0, sizeof *fx);
+    fx->bin = bin;
+    snprintf(fx->data, sizeof fx->data, "/tmp/parapet-test-XXXXXX");
+    if (!mkdtemp(fx->data))
+        return -1;
+    snprintf(fx->log, sizeof fx->log, "%s/server.log", fx->data);
+    snprintf(fx->ca_file, sizeof fx->ca_file, "%s/tls/cert.pem", fx->data);
+    var_set("DATA", fx->data);
+    var_set("BIN", bin);
+    if (seed(fx) != 0)
+        return -1;
+    fx->main_port = free_port();
+    fx->main_pid = server_start(bin, fx->data, fx->main_port, "", fx->log);
+    fx->short_port = free_port();
+    fx->short_pid = server_start(bin, fx->data, fx->short_port,
+                                 "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
+                                 "--max-header-bytes 8192",
+                                 fx->log);
+    if (fx->main_pid < 0 || fx->short_pid < 0)
+        return -1;
+    char base[64], api[80];
+    snprintf(base, sizeof base, "https://127.0.0.1:%d", fx->main_port);
+    snprintf(api, sizeof api, "%s/api", base);
+    var_set("BASE", base);
+    var_set("API", api);
+    snprintf(base, sizeof base, "https://127.0.0.1:%d", fx->short_port);
+    snprintf(api, sizeof api, "%s/api", base);
+    var_set("SHORT", base);
+    var_set("SHORT_API", api);
+
+    const char *b = var_get("BASE");
+    int bad = 0;
+    bad |= credit_token(fx, b, "PA1", "T_P1");
+    bad |= credit_token(fx, b, "PA2", "T_P2");
+    bad |= credit_token(fx, b, "PA_REVOKED", "T_REVOKED_APP");
+    bad |= fixture_install_login(fx, b, var_get("IA1_ID"), var_get("IA1_SECRET"), var_get("XSPE_IA1_C1"),
+                                 var_get("C1"), "IA1_C1");
+    bad |= fixture_install_login(fx, b, var_get("IA1_ID"), var_get("IA1_SECRET"), var_get("XSPE_IA1_C3"),
+                                 var_get("C3"), "IA1_C3");
+    if (bad)
+        return -1;
+    json_t *r = admin(bin, fx->data, "app revoke --app %s", var_get("PA_REVOKED_ID"));
+    json_decref(r);
+    return r ? 0 : -1;
+}
+
+int fixture_teardown(struct fixture *fx)
+{
+    int failures = 0;
+    pid_t pids[2] = {fx->main_pid, fx->short_pid};
+    for (int i = 0; i < 2; i++) {
+        if (pids[i] <= 0)
+            continue;
+        int st = server_stop(pids[i]);
+        if (st != 0) {
+            fprintf(stderr, "FAIL server %d stopped with status %d (see %s)\n", i, st, fx->log);
+            failures++;
+        }
+    }
+    return failures;
+}

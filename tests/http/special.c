@@ -1,0 +1,501 @@
+/* special.c — see special.h. */
+#include "http/special.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <gnutls/gnutls.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http/harness.h"
+
+#define FAIL(...) (check_fail(__func__, __VA_ARGS__), 1)
+
+static void url(char *out, size_t size, const char *base_var, const char *path)
+{
+    snprintf(out, size, "%s%s", var_get(base_var), path);
+}
+
+static int get(struct fixture *fx, const char *u, struct http_response *rs)
+{
+    struct http_request rq = {.method = "GET", .url = u, .ca_file = fx->ca_file};
+    return http_do(&rq, rs);
+}
+
+/* Two requests on one handle share one connection: keep-alive works for a
+ * GET and after a POST with a form body (the reply is queued only once the
+ * body is in). */
+static int keep_alive(struct fixture *fx)
+{
+    char u[512], body[512];
+    struct http_response rs;
+    int bad = 0;
+    http_reset_connection();
+    snprintf(u, sizeof u, "%s/spe/customers?access_token=%s", var_get("API"), var_get("T_P1"));
+    get(fx, u, &rs);
+    bad |= rs.status != 200 ? FAIL("first GET: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", var_get("PA1_ID"),
+             var_get("PA1_SECRET"));
+    url(u, sizeof u, "BASE", "/oauth/credit/token");
+    struct http_request rq = {
+        .method = "POST", .url = u, .body = body, .body_len = strlen(body), .ca_file = fx->ca_file};
+    rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+    http_do(&rq, &rs);
+    bad |= rs.status != 200 ? FAIL("POST: %ld", rs.status) : 0;
+    bad |= rs.connects != 0 ? FAIL("the POST opened a new connection") : 0;
+    bad |= strcasestr(rs.connection, "close") ? FAIL("the POST reply closes the connection") : 0;
+    http_response_free(&rs);
+    snprintf(u, sizeof u, "%s/spe/customer/%s?access_token=%s", var_get("API"), var_get("C1"),
+             var_get("T_P1"));
+    get(fx, u, &rs);
+    bad |= rs.status != 200 ? FAIL("GET after POST: %ld", rs.status) : 0;
+    bad |= rs.connects != 0 ? FAIL("the GET after the POST opened a new connection") : 0;
+    http_response_free(&rs);
+    /* an error reply with a body keeps the connection too */
+    snprintf(u, sizeof u, "%s/spe/customers?access_token=nope", var_get("API"));
+    get(fx, u, &rs);
+    bad |= rs.status != 401 || rs.connects != 0
+               ? FAIL("401 reply: status %ld, new connection %ld", rs.status, rs.connects)
+               : 0;
+    http_response_free(&rs);
+    return bad;
+}
+
+static int tcp_connect(int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {
+        .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* Has the peer not closed this connection (nothing to read yet)? */
+static bool still_open(int fd)
+{
+    char byte;
+    return fd >= 0 && recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) < 0 && errno == EAGAIN;
+}
+
+/* Does a TLS handshake with the given client priorities succeed? On
+ * success *version gets the protocol and *cipher the cipher's name. */
+static bool handshake(int port, const char *prio, char *version, char *cipher)
+{
+    int fd = tcp_connect(port);
+    gnutls_session_t s;
+    gnutls_certificate_credentials_t cred;
+    gnutls_certificate_allocate_credentials(&cred);
+    gnutls_init(&s, GNUTLS_CLIENT);
+    gnutls_priority_set_direct(s, prio, NULL);
+    gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred);
+    gnutls_transport_set_int(s, fd);
+    gnutls_handshake_set_timeout(s, 5000);
+    int rc;
+    do {
+        rc = gnutls_handshake(s);
+    } while (rc < 0 && !gnutls_error_is_fatal(rc));
+    if (rc == 0) {
+        snprintf(version, 32, "%s", gnutls_protocol_get_name(gnutls_protocol_get_version(s)));
+        snprintf(cipher, 64, "%s", gnutls_cipher_get_name(gnutls_cipher_get(s)));
+        gnutls_bye(s, GNUTLS_SHUT_RDWR);
+    }
+    gnutls_deinit(s);
+    gnutls_certificate_free_credentials(cred);
+    close(fd);
+    return rc == 0;
+}
+
+static int tls_policy(struct fixture *fx)
+{
+    char v[32], c[64];
+    int bad = 0;
+    if (!handshake(fx->main_port, "NORMAL:-VERS-ALL:+VERS-TLS1.3", v, c))
+        bad |= FAIL("TLS 1.3 refused");
+    if (!handshake(fx->main_port, "NORMAL:-VERS-ALL:+VERS-TLS1.2", v, c))
+        bad |= FAIL("TLS 1.2 refused");
+    else if (!strstr(c, "GCM") && !strstr(c, "CHACHA20"))
+        bad |= FAIL("TLS 1.2 negotiated a non-AEAD cipher %s", c);
+    if (handshake(fx->main_port, "NORMAL:-VERS-ALL:+VERS-TLS1.1:+VERS-TLS1.0", v, c))
+        bad |= FAIL("TLS 1.0/1.1 accepted (%s)", v);
+    if (handshake(
+            fx->main_port,
+            "NORMAL:-VERS-ALL:+VERS-TLS1.2:-CIPHER-ALL:+AES-128-CBC:+AES-256-CBC:-MAC-ALL:+SHA1:+SHA256", v,
+            c))
+        bad |= FAIL("a CBC cipher was accepted (%s)", c);
+    /* and the client can verify the server with the certificate in DATA/tls */
+    struct http_response rs;
+    char u[256];
+    url(u, sizeof u, "API", "/spe/customers");
+    if (get(fx, u, &rs) != 0)
+        bad |= FAIL("verified HTTPS request failed: %s", rs.error);
+    http_response_free(&rs);
+    return bad;
+}
+
+/* A body over --max-body-bytes (4096 on the short server) is refused with
+ * 413, with or without Content-Length. */
+static int body_limit(struct fixture *fx)
+{
+    int bad = 0;
+    size_t n = 5000;
+    char *body = malloc(n + 1);
+    memset(body, 'a', n);
+    memcpy(body, "app_id=", 7);
+    body[n] = '\0';
+    char u[256];
+    url(u, sizeof u, "SHORT", "/oauth/credit/token");
+    struct http_request rq = {
+        .method = "POST", .url = u, .body = body, .body_len = n, .ca_file = fx->ca_file};
+    rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+    struct http_response rs;
+    http_do(&rq, &rs);
+    bad |= rs.status != 413 ? FAIL("Content-Length over the limit: %ld %s", rs.status, rs.body) : 0;
+    bad |= !strstr(rs.body, "41300001") ? FAIL("413 without its envelope code: %s", rs.body) : 0;
+    http_response_free(&rs);
+    rq.headers[rq.nheaders++] = "Transfer-Encoding: chunked";
+    http_reset_connection();
+    http_do(&rq, &rs);
+    bad |= rs.status != 413 ? FAIL("chunked body over the limit: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    /* under the limit still works afterwards */
+    char small[512];
+    snprintf(small, sizeof small, "app_id=%s&secret=%s&grant_type=client_credential", var_get("PA1_ID"),
+             var_get("PA1_SECRET"));
+    struct http_request ok = {
+        .method = "POST", .url = u, .body = small, .body_len = strlen(small), .ca_file = fx->ca_file};
+    ok.headers[ok.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+    http_do(&ok, &rs);
+    bad |= rs.status != 200 ? FAIL("small body after the refusals: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    free(body);
+    return bad;
+}
+
+/* Headers beyond --max-header-bytes (8192 on the short server) are refused
+ * and the server keeps serving. */
+static int header_limit(struct fixture *fx)
+{
+    int bad = 0;
+    char *big = malloc(20000);
+    strcpy(big, "X-Big: ");
+    memset(big + 7, 'b', 19990);
+    big[19997] = '\0';
+    char u[256];
+    url(u, sizeof u, "SHORT_API", "/spe/customers");
+    struct http_request rq = {.method = "GET", .url = u, .ca_file = fx->ca_file};
+    rq.headers[rq.nheaders++] = big;
+    struct http_response rs;
+    http_do(&rq, &rs);
+    if (rs.status != 431 && rs.status != 413 && rs.status != 414 && rs.status != 0)
+        bad |= FAIL("oversized headers answered %ld", rs.status);
+    http_response_free(&rs);
+    free(big);
+    http_reset_connection();
+    rq.nheaders = 0;
+    http_do(&rq, &rs);
+    bad |= rs.status != 401 ? FAIL("the server no longer answers: %ld %s", rs.status, rs.error) : 0;
+    http_response_free(&rs);
+    return bad;
+}
+
+struct slow_upload {
+    const char *url, *ca_file, *body;
+    size_t sent, len;
+    long status;
+    char reply[512];
+};
+
+static size_t slow_read(char *buf, size_t size, size_t nitems, void *ud)
+{
+    struct slow_upload *u = ud;
+    if (u->sent >= u->len)
+        return 0;
+    struct timespec ts = {0, 300 * 1000 * 1000}; /* a piece every 0.3 s */
+    nanosleep(&ts, NULL);
+    size_t n = u->len - u->sent < 8 ? u->len - u->sent : 8;
+    if (n > size * nitems)
+        n = size * nitems;
+    memcpy(buf, u->body + u->sent, n);
+    u->sent += n;
+    return n;
+}
+
+static size_t keep_reply(char *p, size_t size, size_t n, void *ud)
+{
+    struct slow_upload *u = ud;
+    size_t len = strlen(u->reply), add = size * n;
+    if (len + add < sizeof u->reply)
+        memcpy(u->reply + len, p, add), u->reply[len + add] = '\0';
+    return size * n;
+}
+
+#include <curl/curl.h>
+
+static void *upload_thread(void *arg)
+{
+    struct slow_upload *u = arg;
+    CURL *c = curl_easy_init();
+    struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/x-www-form-urlencoded");
+    curl_easy_setopt(c, CURLOPT_URL, u->url);
+    curl_easy_setopt(c, CURLOPT_POST, 1L);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_READFUNCTION, slow_read);
+    curl_easy_setopt(c, CURLOPT_READDATA, u);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)u->len);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_reply);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, u);
+    curl_easy_setopt(c, CURLOPT_CAINFO, u->ca_file);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    curl_easy_perform(c);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &u->status);
+    curl_slist_free_all(h);
+    curl_easy_cleanup(c);
+    return NULL;
+}
+
+/* SIGTERM while a request's body is still arriving: the request finishes
+ * with its reply, then the server exits 0 and refuses new connections. */
+static int graceful_shutdown(struct fixture *fx)
+{
+    int port = free_port();
+    pid_t pid = server_start(fx->bin, fx->data, port, "--shutdown-grace 20", fx->log);
+    if (pid < 0)
+        return FAIL("cannot start a server");
+    char u[256], body[512];
+    snprintf(u, sizeof u, "https://127.0.0.1:%d/oauth/credit/token", port);
+    snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", var_get("PA1_ID"),
+             var_get("PA1_SECRET"));
+    struct slow_upload up = {.url = u, .ca_file = fx->ca_file, .body = body, .len = strlen(body)};
+    pthread_t t;
+    pthread_create(&t, NULL, upload_thread, &up);
+    while (up.sent < 16) { /* the request is under way */
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGTERM);
+    struct timespec ts = {0, 500 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    int bad = 0;
+    int fd = tcp_connect(port);
+    if (fd >= 0) {
+        close(fd);
+        bad |= FAIL("new connections are still accepted while stopping");
+    }
+    pthread_join(t, NULL);
+    bad |= up.status != 200 || !strstr(up.reply, "access_token")
+               ? FAIL("the request in flight got %ld %s", up.status, up.reply)
+               : 0;
+    int st = server_stop(pid);
+    bad |= st != 0 ? FAIL("exit status %d", st) : 0;
+    return bad;
+}
+
+/* --max-connections-per-ip and the idle timeout, on a plain-HTTP server
+ * (which also shows --plain-http works). */
+static int connection_limits(struct fixture *fx)
+{
+    int port = free_port();
+    pid_t pid = server_start(fx->bin, fx->data, port,
+                             "--plain-http --max-connections-per-ip 2 --request-timeout 2", fx->log);
+    if (pid < 0)
+        return FAIL("cannot start a server");
+    int bad = 0;
+    char u[256];
+    snprintf(u, sizeof u, "http://127.0.0.1:%d/api/spe/customers", port);
+    struct http_request rq = {.method = "GET", .url = u};
+    struct http_response rs;
+    http_reset_connection();
+    http_do(&rq, &rs);
+    bad |= rs.status != 401 ? FAIL("plain HTTP request: %ld %s", rs.status, rs.error) : 0;
+    http_response_free(&rs);
+    http_reset_connection();
+    /* hold two idle connections; the server may still be counting the one
+     * curl just closed, so retry until both are really accepted */
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    int a = -1, b = -1;
+    for (int tries = 0; tries < 10; tries++) {
+        nanosleep(&ts, NULL);
+        a = tcp_connect(port);
+        b = tcp_connect(port);
+        nanosleep(&ts, NULL);
+        if (still_open(a) && still_open(b))
+            break;
+        close(a);
+        close(b);
+        a = b = -1;
+    }
+    if (a < 0)
+        bad |= FAIL("could not hold two connections");
+    http_do(&rq, &rs);
+    bad |= rs.status == 401 ? FAIL("a third connection from one address was served") : 0;
+    http_response_free(&rs);
+    http_reset_connection();
+    /* idle connections are closed after the timeout */
+    char byte;
+    struct timeval tv = {5, 0};
+    setsockopt(a, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ssize_t got = recv(a, &byte, 1, 0);
+    bad |= got != 0 ? FAIL("an idle connection was not closed (recv %zd)", got) : 0;
+    close(a);
+    close(b);
+    nanosleep(&ts, NULL);
+    http_do(&rq, &rs);
+    bad |= rs.status != 401 ? FAIL("after closing the idle connections: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    http_reset_connection();
+    bad |= server_stop(pid) != 0 ? FAIL("unclean stop") : 0;
+    return bad;
+}
+
+/* Runs an admin command; returns its exit status and output. */
+static int run_admin(struct fixture *fx, const char *args, char *out, size_t size)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s admin --data '%s' %s 2>/dev/null", fx->bin, fx->data, args);
+    FILE *p = popen(cmd, "r");
+    size_t n = fread(out, 1, size - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int admin_cli(struct fixture *fx)
+{
+    char out[65536], args[1024], csv[512];
+    int bad = 0;
+    /* errors: non-zero exit, nothing on stdout */
+    const char *wrong[] = {
+        "portal create",
+        "app create --kind other --name x",
+        "app create --kind installed --name x",
+        "app create --kind installed --name x --host-url ftp://x",
+        "customer create --name x --portal nope",
+        "asn add --asn 99999999999 --prefix 192.0.2.0/24",
+        "asn add --asn 64500 --prefix 192.0.2.1/24",
+        "nonsense",
+        "portal create --name a --bogus 1",
+    };
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        int st = run_admin(fx, wrong[i], out, sizeof out);
+        if (st == 0 || out[0])
+            bad |= FAIL("'%s' exit %d, stdout '%s'", wrong[i], st, out);
+    }
+    snprintf(args, sizeof args, "install --app %s --customer %s", var_get("IA1_ID"), var_get("C1"));
+    bad |= run_admin(fx, args, out, sizeof out) == 0 ? FAIL("installing twice succeeded") : 0;
+    snprintf(args, sizeof args, "customer create --portal %s --name x --services op,web", var_get("P1"));
+    bad |= run_admin(fx, args, out, sizeof out) == 0 ? FAIL("unknown service accepted") : 0;
+
+    /* asn add, import (ROA CSV), list */
+    bad |= run_admin(fx, "asn add --asn AS64510 --prefix 198.51.100.0/25 --prefix 2001:db8:10::/48", out,
+                     sizeof out)
+               ? FAIL("asn add failed")
+               : 0;
+    snprintf(csv, sizeof csv, "%s/roas.csv", fx->data);
+    FILE *f = fopen(csv, "w");
+    fputs("ASN,IP Prefix,Max Length,Trust "
+          "Anchor\nAS64511,203.0.113.0/24,26,ripe\n64512,2001:db8:20::/48,64,arin\n",
+          f);
+    fclose(f);
+    snprintf(args, sizeof args, "asn import %s", csv);
+    json_t *r;
+    bad |= run_admin(fx, args, out, sizeof out) ? FAIL("asn import failed") : 0;
+    r = json_loads(out, 0, NULL);
+    bad |= json_integer_value(json_object_get(r, "imported")) != 2 ? FAIL("import said %s", out) : 0;
+    json_decref(r);
+    f = fopen(csv, "w");
+    fputs("ASN,IP Prefix,Max Length,Trust "
+          "Anchor\nAS64513,203.0.113.0/24,24,ripe\nAS64513,not-a-prefix,24,ripe\n",
+          f);
+    fclose(f);
+    bad |= run_admin(fx, args, out, sizeof out) == 0 ? FAIL("a broken CSV was imported") : 0;
+    bad |= run_admin(fx, "asn list", out, sizeof out) ? FAIL("asn list failed") : 0;
+    bad |=
+        !strstr(out, "\"asn\":64511") || !strstr(out, "2001:db8:20::/48") || !strstr(out, "\"max_length\":26")
+            ? FAIL("asn list lacks the imported prefixes: %.300s", out)
+            : 0;
+    bad |= strstr(out, "64513") ? FAIL("a failed import left rows behind") : 0;
+    bad |= !strstr(out, "198.51.100.0/25") ? FAIL("asn add did not store its prefix") : 0;
+
+    /* lists */
+    bad |=
+        run_admin(fx, "app list", out, sizeof out) || !strstr(out, var_get("IA1_ID")) ? FAIL("app list") : 0;
+    bad |= strstr(out, "secret") ? FAIL("app list shows secrets") : 0;
+    snprintf(args, sizeof args, "customer list --portal %s", var_get("P2"));
+    bad |= run_admin(fx, args, out, sizeof out) || !strstr(out, var_get("C3")) || strstr(out, var_get("C1"))
+               ? FAIL("customer list --portal: %.200s", out)
+               : 0;
+    bad |= run_admin(fx, "portal list", out, sizeof out) || !strstr(out, var_get("P1")) ? FAIL("portal list")
+                                                                                        : 0;
+    bad |= run_admin(fx, "install list", out, sizeof out) || !strstr(out, var_get("C3"))
+               ? FAIL("install list")
+               : 0;
+    bad |= run_admin(fx, "token list", out, sizeof out) || !strstr(out, "digest_prefix") ? FAIL("token list")
+                                                                                         : 0;
+    bad |= strstr(out, var_get("T_P1")) ? FAIL("token list shows a token") : 0;
+    return bad;
+}
+
+/* Rotating a secret: the old one stops working, the new one works; revoking
+ * an app's tokens makes them invalid at once. */
+static int secret_rotation_and_revocation(struct fixture *fx)
+{
+    char out[4096], args[256], u[512], body[512];
+    int bad = 0;
+    snprintf(args, sizeof args, "app rotate-secret --app %s", var_get("PA2_ID"));
+    if (run_admin(fx, args, out, sizeof out) != 0)
+        return FAIL("rotate-secret failed");
+    json_t *r = json_loads(out, 0, NULL);
+    const char *fresh = json_string_value(json_object_get(r, "secret"));
+    url(u, sizeof u, "BASE", "/oauth/credit/token");
+    const char *secrets[2] = {var_get("PA2_SECRET"), fresh};
+    long want[2] = {401, 200};
+    for (int i = 0; i < 2; i++) {
+        snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", var_get("PA2_ID"),
+                 secrets[i] ? secrets[i] : "");
+        struct http_request rq = {
+            .method = "POST", .url = u, .body = body, .body_len = strlen(body), .ca_file = fx->ca_file};
+        rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+        struct http_response rs;
+        http_do(&rq, &rs);
+        bad |= rs.status != want[i] ? FAIL("secret %d: %ld, want %ld", i, rs.status, want[i]) : 0;
+        http_response_free(&rs);
+    }
+    if (fresh)
+        var_set("PA2_SECRET", fresh);
+    json_decref(r);
+    /* token revoke --app: T_P2 stops working */
+    snprintf(u, sizeof u, "%s/spe/customers?access_token=%s", var_get("API"), var_get("T_P2"));
+    struct http_response rs;
+    get(fx, u, &rs);
+    bad |= rs.status != 200 ? FAIL("T_P2 before revoke: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    snprintf(args, sizeof args, "token revoke --token %s", var_get("T_P2"));
+    bad |= run_admin(fx, args, out, sizeof out) ? FAIL("token revoke failed") : 0;
+    get(fx, u, &rs);
+    bad |= rs.status != 401 ? FAIL("T_P2 after revoke: %ld", rs.status) : 0;
+    http_response_free(&rs);
+    return bad;
+}
+
+const struct special_test special_tests[] = {
+    {"special: keep-alive across GET, POST and errors", keep_alive},
+    {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
+    {"special: body size limit (413)", body_limit},
+    {"special: header size limit", header_limit},
+    {"special: graceful shutdown finishes requests in flight", graceful_shutdown},
+    {"special: per-address connection limit, idle timeout, --plain-http", connection_limits},
+    {"special: admin CLI output, errors, ASN import", admin_cli},
+    {"special: secret rotation and token revocation", secret_rotation_and_revocation},
+    {NULL, NULL},
+};

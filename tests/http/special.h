@@ -1,0 +1,15 @@
+/* special.h — HTTPS tests that case files cannot express: connection
+ * reuse, TLS versions and ciphers, limits, graceful shutdown, the admin CLI. */
+#ifndef PARAPET_TEST_SPECIAL_H
+#define PARAPET_TEST_SPECIAL_H
+
+#include "http/fixture.h"
+
+struct special_test {
+    const char *name;
+    int (*run)(struct fixture *fx); /* 0 when it held */
+};
+
+extern const struct special_test special_tests[];
+
+#endif
