@@ -25,6 +25,17 @@ void random_hex(char *out, size_t nbytes)
     to_hex(buf, nbytes, out);
 }
 
+long long random_id53(void)
+{
+    uint64_t v = 0;
+    while (v == 0) {
+        if (gnutls_rnd(GNUTLS_RND_NONCE, &v, sizeof v) != 0)
+            abort();
+        v >>= 11;
+    }
+    return (long long)v;
+}
+
 void sha256_hex(const char *in, char out[65])
 {
     unsigned char digest[32];

@@ -7,6 +7,9 @@
 
 /* Random bytes from the CSPRNG as lowercase hex: out gets 2*nbytes chars + NUL. */
 void random_hex(char *out, size_t nbytes);
+/* A random integer from 1 to 2^53 - 1 (exact in a JSON double): resource ids
+ * the documents type as integers, which must not be guessable either. */
+long long random_id53(void);
 /* SHA-256 of a NUL-terminated string, as 64 lowercase hex chars + NUL. */
 void sha256_hex(const char *in, char out[65]);
 /* Compares two NUL-terminated strings in time that depends only on their lengths. */

@@ -121,6 +121,8 @@ static void run_handler(struct req *r)
     } else if (s->ops->commit(s) != STORE_OK) {
         s->ops->rollback(s);
         reply_error(r, E_STORE, "the change could not be saved");
+    } else if (r->after_commit) {
+        r->after_commit();
     }
 }
 

@@ -188,7 +188,11 @@ bool ip_is_special(const struct ip_addr *a)
                || (b[0] == 169 && b[1] == 254) /* link-local */
                || b[0] >= 224;                 /* multicast, reserved, broadcast */
     }
-    static const uint8_t zero[16];
+    static const uint8_t zero[16], mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+    if (memcmp(b, mapped, 12) == 0) { /* ::ffff:a.b.c.d reaches the IPv4 address */
+        struct ip_addr v4 = {.family = NET_V4, .b = {b[12], b[13], b[14], b[15]}};
+        return ip_is_special(&v4);
+    }
     if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))
         return true;                                   /* :: and ::1 */
     return b[0] == 0xFF                                /* multicast */

@@ -52,7 +52,8 @@ int cidrs_first_overlap(const struct cidr *list, size_t n, size_t *i, size_t *j)
 /* Addresses in the block, saturating at UINT64_MAX. */
 uint64_t cidr_size(const struct cidr *c);
 /* Unspecified, loopback, multicast, link-local or limited broadcast: never a
- * customer's address. (Private and documentation ranges are not special.) */
+ * customer's address (also as an IPv4-mapped IPv6 address). Private and
+ * documentation ranges are not special. */
 bool ip_is_special(const struct ip_addr *a);
 
 #endif

@@ -133,3 +133,11 @@ const char *path_param(struct req *r, const char *name)
 {
     return json_string_value(json_object_get(r->path_params, name));
 }
+
+const char *field_as_sent(struct req *r, const char *name)
+{
+    json_t *v = r->body_fields ? json_object_get(r->body_fields, name) : NULL;
+    if (!v && r->query_fields)
+        v = json_object_get(r->query_fields, name);
+    return json_string_value(v);
+}

@@ -70,6 +70,7 @@ struct req {
     struct caller caller;
     struct customer customer; /* the customer acted on, when the route has one */
     bool keep_changes;        /* commit the transaction even though the reply is an error */
+    void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */
 
     /* reply */
     int status;
@@ -92,6 +93,9 @@ bool field_bool(struct req *r, const char *name, bool fallback);
 json_t *field_json(struct req *r, const char *name); /* borrowed; NULL if absent */
 const struct upload_file *field_file(struct req *r, const char *name);
 const char *path_param(struct req *r, const char *name);
+/* A field's text exactly as the client sent it, before any canonical form
+ * (CANON in spec.h) replaced it; NULL if absent or not a single string. */
+const char *field_as_sent(struct req *r, const char *name);
 
 /* Replies. Each returns 0 so a handler can `return reply_...(...)`. */
 int reply_result(struct req *r, json_t *result); /* steals result; NULL = no result member */

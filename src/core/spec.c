@@ -104,11 +104,12 @@ static int check_string(const struct field_spec *s, const char *name, const json
     return 0;
 }
 
-static int check_rule(const struct field_spec *s, const char *name, const json_t *v, struct spec_error *e)
+/* The spec's own rule, then its canonicalising rule (which may replace *v). */
+static int check_rule(const struct field_spec *s, const char *name, json_t **v, struct spec_error *e)
 {
-    if (!s->check)
-        return 0;
-    const char *broken = s->check(v, s->check_arg);
+    const char *broken = s->check ? s->check(*v, s->check_arg) : NULL;
+    if (!broken && s->canon)
+        broken = s->canon(v, s->canon_arg);
     if (broken) {
         set_error(e, E_FIELD_INVALID, name, "%s", broken);
         return -1;
@@ -177,7 +178,7 @@ static json_t *scalar(const struct field_spec *s, enum field_type t, const char 
         set_error(e, E_FIELD_TYPE, name, "must be %s", type_word(t));
         return NULL;
     }
-    if ((t == FT_STR && check_string(s, name, out, e) != 0) || check_rule(s, name, out, e) != 0) {
+    if ((t == FT_STR && check_string(s, name, out, e) != 0) || check_rule(s, name, &out, e) != 0) {
         json_decref(out);
         return NULL;
     }
@@ -187,15 +188,21 @@ static json_t *scalar(const struct field_spec *s, enum field_type t, const char 
 static json_t *check_members(const struct field_spec *specs, json_t *obj, const char *prefix,
                              struct spec_error *e);
 
-/* Splits "a,b,c" into an array of strings (empty items are kept so that the
- * element check can name them). */
+/* Splits "a, b,c" into an array of strings, trimming spaces around items;
+ * "" is an empty list. Empty items are kept so that the element check can
+ * name them. */
 static json_t *split_commas(const char *s)
 {
     json_t *arr = json_array();
-    const char *p = s;
+    const char *p = s + strspn(s, " ");
+    if (!*p)
+        return arr;
     for (;;) {
+        p += strspn(p, " ");
         const char *c = strchr(p, ',');
         size_t n = c ? (size_t)(c - p) : strlen(p);
+        while (n > 0 && p[n - 1] == ' ')
+            n--;
         json_array_append_new(arr, json_stringn(p, n));
         if (!c)
             break;

@@ -5,6 +5,7 @@
  *   F_STR ("site_name", REQUIRED, LEN(1, 20), RULE(check_name_chars, 0))
  *   F_INT ("page", DEFAULT("1"), RANGE(1, 100000))
  *   F_STRS("cidr", REQUIRED, ITEMS(1, 64), RULE(check_cidr, CIDR_V4))
+ *   F_STR ("zone_name", REQUIRED, CANON(rule_zone_name, 0))
  *   F_OBJ ("dnssec_multi_signer", SUB(F_BOOL("enabled"), F_STRS("ip")))
  *
  * Values arrive as strings from the query, url-encoded and multipart bodies,
@@ -39,6 +40,10 @@ enum field_in {
 /* An extra rule on one (element) value. Returns NULL when the value is fine,
  * or the rule it breaks, phrased to follow the field name ("must be ..."). */
 typedef const char *field_check_fn(const json_t *value, long arg);
+/* A rule that also brings the value to its canonical form (an address in
+ * RFC 5952 text, a zone name in Punycode): returns NULL when the value is
+ * fine, having replaced *value if its form changes, or the rule it breaks. */
+typedef const char *field_canon_fn(json_t **value, long arg);
 
 struct field_spec {
     const char *name;
@@ -55,6 +60,8 @@ struct field_spec {
     const char *def;           /* JSON text of the value used when absent */
     field_check_fn *check;
     long check_arg;
+    field_canon_fn *canon;
+    long canon_arg;
     const struct field_spec *sub; /* members of FT_OBJ, elements of FT_OBJS */
 };
 
@@ -120,6 +127,7 @@ enum {
     }
 #define DEFAULT(json_text) .def = (json_text)
 #define RULE(fn, arg)      .check = (fn), .check_arg = (arg)
+#define CANON(fn, arg)     .canon = (fn), .canon_arg = (arg)
 #define SUB(...)                                                                                             \
     .sub = (const struct field_spec[])                                                                       \
     {                                                                                                        \
