@@ -44,7 +44,7 @@ int sqlite_begin(struct store *s, bool write);
 int sqlite_commit(struct store *s);
 int sqlite_rollback(struct store *s);
 
-/* Entity operations (sqlite_accounts.c, sqlite_tokens.c); sqlite_ops.c puts
+/* Entity operations (sqlite_accounts.c, sqlite_tokens.c, sqlite_dns.c); sqlite_ops.c puts
  * them in the backend's ops table. */
 int sq_portal_create(struct store *s, const struct portal *p);
 int sq_portal_get(struct store *s, const char *id, struct portal *out);
@@ -76,5 +76,16 @@ int sq_token_purge_expired(struct store *s, int64_t now, long *count);
 int sq_asn_prefix_add(struct store *s, long long asn, const char *prefix, int max_length, const char *source);
 int sq_asn_list(struct store *s, json_t **out);
 int sq_asn_prefixes(struct store *s, long long asn, json_t **out);
+int sq_dns_zone_create(struct store *s, struct dns_zone *z);
+int sq_dns_zone_get(struct store *s, const char *customer_id, const char *name, struct dns_zone *out);
+int sq_dns_zone_count(struct store *s, const char *customer_id, long *count);
+int sq_dns_zone_list(struct store *s, const char *customer_id, const struct dns_zone_query *q, json_t **out,
+                     long *total);
+int sq_dns_zone_save(struct store *s, const struct dns_zone *z);
+int sq_dns_zone_delete(struct store *s, int64_t id);
+int sq_dns_key_find(struct store *s, const char *key_name, int64_t except_zone, struct dns_master *out);
+int sq_dns_deploy_snapshot(struct store *s, json_t **out);
+int sq_dns_deploy_mark(struct store *s, int64_t id, int64_t generation, const char *state, const char *reason,
+                       const char *deployed_spec);
 
 #endif

@@ -35,4 +35,13 @@ const struct store_ops sqlite_ops = {
     .asn_prefix_add = sq_asn_prefix_add,
     .asn_list = sq_asn_list,
     .asn_prefixes = sq_asn_prefixes,
+    .dns_zone_create = sq_dns_zone_create,
+    .dns_zone_get = sq_dns_zone_get,
+    .dns_zone_count = sq_dns_zone_count,
+    .dns_zone_list = sq_dns_zone_list,
+    .dns_zone_save = sq_dns_zone_save,
+    .dns_zone_delete = sq_dns_zone_delete,
+    .dns_key_find = sq_dns_key_find,
+    .dns_deploy_snapshot = sq_dns_deploy_snapshot,
+    .dns_deploy_mark = sq_dns_deploy_mark,
 };

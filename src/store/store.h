@@ -89,6 +89,49 @@ struct token {
     bool app_has_allow_list;
 };
 
+/* ---- DNS Protection zones ---- */
+enum {
+    DNS_ZONE_NAME_MAX = 253,    /* canonical (Punycode) zone and TSIG key names */
+    DNS_ORIGIN_NAME_MAX = 1024, /* the name as sent, UTF-8 bytes */
+    DNS_MAX_MASTERS = 16,       /* master servers of one zone transfer zone */
+    DNS_MAX_SIGNERS = 16,       /* multi-signer addresses of one zone */
+    DNS_SECRET_MAX = 512,       /* base64 characters of a TSIG secret */
+    DNS_REASON_MAX = 512,
+};
+
+/* Deploy states (stored as text; docs/decisions.md). */
+#define DNS_STATE_PENDING  "pending"
+#define DNS_STATE_DEPLOYED "deployed"
+#define DNS_STATE_FAILED   "failed"
+
+struct dns_master {
+    char ip[64];                            /* canonical address */
+    char key_name[DNS_ZONE_NAME_MAX + 1];   /* "" when the master takes no TSIG */
+    char secret[DNS_SECRET_MAX + 1];
+    char algorithm[16];
+};
+
+struct dns_zone {
+    int64_t id;
+    char customer_id[ID_LEN + 1];
+    char name[DNS_ZONE_NAME_MAX + 1];
+    char origin_name[DNS_ORIGIN_NAME_MAX + 1];
+    bool is_zone_transfer, enable_dnssec, enable_root_cname, multi_signer_enabled;
+    int n_signers;
+    char signers[DNS_MAX_SIGNERS][64]; /* canonical addresses */
+    int n_masters;
+    struct dns_master masters[DNS_MAX_MASTERS];
+    char deploy_state[16];
+    char deploy_reason[DNS_REASON_MAX + 1];
+};
+
+/* What the zone list asks for. */
+struct dns_zone_query {
+    const char *search; /* substring of the zone name, or NULL */
+    bool descending;    /* by zone name */
+    long offset, limit;
+};
+
 struct store;
 
 struct store_ops {
@@ -141,6 +184,34 @@ struct store_ops {
     int (*asn_list)(struct store *s, json_t **out);
     /* Prefixes registered for an ASN: an array of {"prefix","max_length"}. */
     int (*asn_prefixes)(struct store *s, long long asn, json_t **out);
+
+    /* DNS zones. A zone belongs to one customer; the get/list calls see only
+     * that customer's zones. create picks the random id (z->id) and answers
+     * STORE_CONFLICT when the name is taken on the platform. save writes the
+     * settings and the master servers, and marks the zone pending. */
+    int (*dns_zone_create)(struct store *s, struct dns_zone *z);
+    int (*dns_zone_get)(struct store *s, const char *customer_id, const char *name, struct dns_zone *out);
+    int (*dns_zone_count)(struct store *s, const char *customer_id, long *count);
+    /* A page of {id, zone_name, is_zone_transfer, enable_dnssec,
+     * enable_root_cname} objects, and the number of zones matching. */
+    int (*dns_zone_list)(struct store *s, const char *customer_id, const struct dns_zone_query *q,
+                         json_t **out, long *total);
+    int (*dns_zone_save)(struct store *s, const struct dns_zone *z);
+    int (*dns_zone_delete)(struct store *s, int64_t id);
+    /* How another zone (not except_zone) uses a TSIG key name: fills *out
+     * and answers STORE_OK, or STORE_NOT_FOUND when no other zone does. */
+    int (*dns_key_find)(struct store *s, const char *key_name, int64_t except_zone, struct dns_master *out);
+    /* Every zone, for the deployer: an array of {id, generation, state,
+     * reason, customer_id, spec, deployed} where spec is the zone as it is now and deployed the
+     * spec last served (null if never): {name, zone_transfer, dnssec,
+     * root_cname, multi_signer: {enabled, ip: [...]}, masters: [{ip,
+     * key_name, secret, algorithm}]}. */
+    int (*dns_deploy_snapshot)(struct store *s, json_t **out);
+    /* Records the outcome of deploying a zone's `generation` (a newer
+     * change leaves the zone pending): state, the reason when it failed, and
+     * the spec now served (NULL keeps the previous one). */
+    int (*dns_deploy_mark)(struct store *s, int64_t id, int64_t generation, const char *state,
+                           const char *reason, const char *deployed_spec);
 };
 
 struct store {
