@@ -2,7 +2,9 @@
 #include "core/route.h"
 
 #include "api/customers/customers.h"
+#include "api/dns/dns.h"
 #include "api/oauth/oauth.h"
+#include "core/rules.h"
 
 #define GET    M_GET
 #define POST   M_POST

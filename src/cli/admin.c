@@ -7,13 +7,15 @@
 #include <time.h>
 
 #include "cli/accounts.h"
+#include "cli/admin.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/dns_options.h"
 #include "core/crypto.h"
 #include "core/net.h"
 #include "core/text.h"
 
-static int print_result(json_t *result)
+int admin_print(json_t *result)
 {
     if (!result)
         return 1;
@@ -39,7 +41,7 @@ static int print_list(int rc, const char *key, json_t *list)
         fprintf(stderr, "parapet: the store could not be read\n");
         return 1;
     }
-    return print_result(json_pack("{s:o}", key, list));
+    return admin_print(json_pack("{s:o}", key, list));
 }
 
 static int cmd_portal(struct store *s, const char *verb, json_t *a)
@@ -47,7 +49,7 @@ static int cmd_portal(struct store *s, const char *verb, json_t *a)
     struct account_error e;
     if (strcmp(verb, "create") == 0) {
         json_t *r = account_portal_create(s, arg_str(a, "name"), &e);
-        return r ? print_result(r) : failed(&e);
+        return r ? admin_print(r) : failed(&e);
     }
     json_t *list = NULL;
     int rc = s->ops->portal_list(s, &list);
@@ -66,7 +68,7 @@ static int cmd_app(struct store *s, const char *verb, json_t *a)
             .allow_ips = json_object_get(a, "allow-ip"),
         };
         json_t *r = account_app_create(s, &req, &e);
-        return r ? print_result(r) : failed(&e);
+        return r ? admin_print(r) : failed(&e);
     }
     if (strcmp(verb, "list") == 0) {
         json_t *list = NULL;
@@ -98,7 +100,7 @@ static int cmd_app(struct store *s, const char *verb, json_t *a)
         fprintf(stderr, "parapet: %s\n", rc == STORE_NOT_FOUND ? "no such app" : "the change failed");
         return 1;
     }
-    return print_result(res);
+    return admin_print(res);
 }
 
 static int cmd_customer(struct store *s, const char *verb, json_t *a)
@@ -116,7 +118,7 @@ static int cmd_customer(struct store *s, const char *verb, json_t *a)
             .services = arg_str(a, "services"),
         };
         json_t *r = account_customer_create(s, &req, &e);
-        return r ? print_result(r) : failed(&e);
+        return r ? admin_print(r) : failed(&e);
     }
     json_t *list = NULL;
     long total;
@@ -133,7 +135,7 @@ static int cmd_install(struct store *s, const char *verb, json_t *a)
         return print_list(rc, "installations", list);
     }
     json_t *r = account_install(s, arg_str(a, "app"), arg_str(a, "customer"), &e);
-    return r ? print_result(r) : failed(&e);
+    return r ? admin_print(r) : failed(&e);
 }
 
 static int cmd_token(struct store *s, const char *verb, json_t *a)
@@ -166,7 +168,7 @@ static int cmd_token(struct store *s, const char *verb, json_t *a)
         fprintf(stderr, "parapet: %s\n", rc == STORE_NOT_FOUND ? "no such token" : "the change failed");
         return 1;
     }
-    return print_result(json_pack("{s:I}", strcmp(verb, "purge") == 0 ? "purged" : "revoked", (json_int_t)n));
+    return admin_print(json_pack("{s:I}", strcmp(verb, "purge") == 0 ? "purged" : "revoked", (json_int_t)n));
 }
 
 /* One ROA CSV line: "AS64496,192.0.2.0/24,24,apnic[,...]". Header lines
@@ -223,7 +225,7 @@ static int cmd_asn_import(struct store *s, const char *path)
         fprintf(stderr, "parapet: the import could not be saved\n");
         return 1;
     }
-    return print_result(
+    return admin_print(
         json_pack("{s:I,s:I}", "imported", (json_int_t)added, "skipped", (json_int_t)skipped));
 }
 
@@ -257,7 +259,7 @@ static int cmd_asn(struct store *s, const char *verb, json_t *a, const char *fil
         fprintf(stderr, "parapet: the prefixes could not be saved\n");
         return 1;
     }
-    return print_result(
+    return admin_print(
         json_pack("{s:I,s:I}", "asn", (json_int_t)asn, "prefixes", (json_int_t)json_array_size(prefixes)));
 }
 
@@ -282,6 +284,7 @@ static const struct opt install_opts[] = {{.name = "app"}, {.name = "customer"},
 static const struct opt token_opts[] = {{.name = "app"}, {.name = "token"}, {.name = NULL}};
 static const struct opt asn_opts[] = {
     {.name = "asn"}, {.name = "prefix", .repeatable = true}, {.name = NULL}};
+static const struct opt dns_opts[] = {DNS_DEPLOY_OPTS, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -290,6 +293,7 @@ static const struct command commands[] = {
     {"install", "list", install_opts, false},
     {"token", "list revoke purge", token_opts, false},
     {"asn", "add import list", asn_opts, true},
+    {"dns", "deploy zones", dns_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -313,7 +317,8 @@ static void admin_usage(void)
           "  customer list [--portal PORTAL_ID]\n"
           "  install --app APP_ID --customer CUSTOMER_ID | install list\n"
           "  token list [--app APP_ID] | token revoke (--app APP_ID | --token TOKEN) | token purge\n"
-          "  asn add --asn N --prefix CIDR [--prefix CIDR]... | asn import ROA.csv | asn list\n",
+          "  asn add --asn N --prefix CIDR [--prefix CIDR]... | asn import ROA.csv | asn list\n"
+          "  dns deploy [DNS options of `parapet serve --help`] | dns zones\n",
           stderr);
 }
 
@@ -365,8 +370,10 @@ int cli_admin(int argc, char **argv)
         rc = cmd_install(s, verb, a);
     else if (!strcmp(object, "token"))
         rc = cmd_token(s, verb, a);
-    else
+    else if (!strcmp(object, "asn"))
         rc = cmd_asn(s, verb, a, file);
+    else
+        rc = admin_dns(s, verb, a, data);
     s->ops->close(s);
     json_decref(a);
     return rc;

@@ -12,6 +12,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/dns_options.h"
 #include "core/dispatch.h"
 #include "server/http.h"
 #include "server/tls.h"
@@ -59,6 +60,8 @@ static const struct opt serve_opts[] = {
     {.name = "log-requests", .flag = true},
     {.name = "store"},
     {.name = "dev", .flag = true},
+    {.name = "no-dns-deploy", .flag = true},
+    DNS_DEPLOY_OPTS,
     {.name = "help", .flag = true},
     {.name = NULL},
 };
@@ -82,7 +85,8 @@ static void serve_usage(void)
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
           "  --log-requests             one line per request on stderr (never the query string)\n"
-          "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n",
+          "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
+          "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE,
           stderr);
 }
 
@@ -198,7 +202,21 @@ static void wait_for_stop(struct store *s)
     }
 }
 
-static int run(struct server_config *c)
+static struct dns_options dns; /* the background deployer reads it until it stops */
+
+/* The DNS deployer, unless another node runs it. */
+static int start_dns_deployer(json_t *a, const struct server_config *c)
+{
+    if (arg_flag(a, "no-dns-deploy"))
+        return 0;
+    if (dns_options_configure(a, c->data_dir, &dns) != 0)
+        return -1;
+    if (!dns.cfg.knotc)
+        fprintf(stderr, "parapet: knotc not found: DNS zone configurations are deployed unvalidated\n");
+    return dns_deployer_start(&dns.cfg, &c->store);
+}
+
+static int run(struct server_config *c, json_t *a)
 {
     char db[4096], tls_dir[4096], cert_path[4096], key_path[4096];
     struct store *main_store = cli_open_store(c->data_dir); /* creates the dir, migrates */
@@ -233,9 +251,13 @@ static int run(struct server_config *c)
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* worker threads inherit the mask */
     signal(SIGPIPE, SIG_IGN);
 
-    struct http_server *h = http_start(c, cert, key);
-    if (!h)
+    if (start_dns_deployer(a, c) != 0)
         return 1;
+    struct http_server *h = http_start(c, cert, key);
+    if (!h) {
+        dns_deployer_stop();
+        return 1;
+    }
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
@@ -247,6 +269,7 @@ static int run(struct server_config *c)
     for (unsigned waited = 0; http_in_flight(h) > 0 && waited < c->shutdown_grace_s * 50; waited++)
         nanosleep(&step, NULL);
     http_stop(h);
+    dns_deployer_stop();
     dispatch_shutdown();
     main_store->ops->close(main_store);
     free(cert);
@@ -264,7 +287,7 @@ int cli_serve(int argc, char **argv)
         return a ? 0 : 2;
     }
     struct server_config c;
-    int rc = configure(a, &c) == 0 ? run(&c) : 2;
+    int rc = configure(a, &c) == 0 ? run(&c, a) : 2;
     json_decref(a);
     return rc;
 }
