@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "http/harness.h"
@@ -19,6 +21,8 @@ struct step {
     char *expects[64];
     int nexpects;
     int sleep_s;
+    int attempts;  /* retry: N — tries until every expectation holds */
+    char *command; /* run: a shell command instead of a request */
 };
 
 static char *keep(struct step *s, char *p)
@@ -212,10 +216,53 @@ static void save(const char *where, const struct http_response *rs, json_t *doc,
     free(text);
 }
 
-static void run_step(const char *where, struct step *s, const char *ca_file)
+/* Output checks of a run: step: "~ text", "!~ text", "matches RE". */
+static void output_check(const char *where, const char *out, const char *line)
 {
-    if (s->sleep_s)
-        sleep((unsigned)s->sleep_s);
+    if (!strncmp(line, "~ ", 2)) {
+        if (!strstr(out, line + 2))
+            check_fail(where, "output does not contain '%s': %.500s", line + 2, out);
+    } else if (!strncmp(line, "!~ ", 3)) {
+        if (strstr(out, line + 3))
+            check_fail(where, "output contains '%s': %.500s", line + 3, out);
+    } else if (!strncmp(line, "matches ", 8)) {
+        if (!regex_match(line + 8, out))
+            check_fail(where, "output does not match /%s/: %.500s", line + 8, out);
+    } else {
+        check_fail(where, "bad output check '%s'", line);
+    }
+}
+
+/* A run: step: the command's exit status and its stdout+stderr. */
+static void run_command_step(const char *where, struct step *s)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "(%s) 2>&1", s->command);
+    FILE *p = popen(cmd, "r");
+    char out[65536];
+    size_t len = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[len] = '\0';
+    int st = p ? pclose(p) : -1;
+    int code = st >= 0 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    bool exit_checked = false;
+    for (int i = 0; i < s->nexpects; i++) {
+        char *e = s->expects[i];
+        if (!strncmp(e, "expect exit ", 12)) {
+            exit_checked = true;
+            if (code != atoi(e + 12))
+                check_fail(where, "exit status %d, want %s; output %.500s", code, e + 12, out);
+        } else if (!strncmp(e, "expect output ", 14)) {
+            output_check(where, out, e + 14);
+        } else {
+            check_fail(where, "a run: step takes only 'expect exit' and 'expect output' lines: %s", e);
+        }
+    }
+    if (!exit_checked)
+        check_fail(where, "the step has no 'expect exit'");
+}
+
+static void run_request_step(const char *where, struct step *s, const char *ca_file)
+{
     s->rq.body = s->body;
     s->rq.body_len = s->body_len;
     s->rq.ca_file = ca_file;
@@ -254,6 +301,28 @@ static void run_step(const char *where, struct step *s, const char *ca_file)
         check_fail(where, "the step has no 'expect status'");
     json_decref(doc);
     http_response_free(&rs);
+}
+
+/* Runs a step; with retry: N, quietly up to N - 1 times until its
+ * expectations hold (0.2 s apart), then once more for the record. */
+static void run_step(const char *where, struct step *s, const char *ca_file)
+{
+    if (s->sleep_s)
+        sleep((unsigned)s->sleep_s);
+    for (int attempt = 1; attempt <= s->attempts || attempt == 1; attempt++) {
+        bool last = attempt >= s->attempts;
+        checks_quiet = !last;
+        int before = checks_failed_quietly;
+        if (s->command)
+            run_command_step(where, s);
+        else
+            run_request_step(where, s, ca_file);
+        checks_quiet = false;
+        if (last || checks_failed_quietly == before)
+            return;
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
 }
 
 /* Parses one line of a step; returns -1 on a syntax error. */
@@ -300,6 +369,10 @@ static int parse_line(struct step *s, char *line, char *err, size_t errsize)
         p->value_len = strlen(p->value);
     } else if (!strncmp(line, "sleep: ", 7)) {
         s->sleep_s = atoi(line + 7);
+    } else if (!strncmp(line, "retry: ", 7)) {
+        s->attempts = atoi(line + 7);
+    } else if (!strncmp(line, "run: ", 5)) {
+        s->command = keep(s, strdup(line + 5));
     } else if (!strncmp(line, "expect ", 7) || !strncmp(line, "save ", 5)) {
         if (s->nexpects < 64)
             s->expects[s->nexpects++] = keep(s, strdup(line));
@@ -345,7 +418,7 @@ int case_run(const char *path, const char *ca_file)
             if (any) {
                 char where[64];
                 snprintf(where, sizeof where, "step %d", stepno);
-                if (!s.rq.method)
+                if (!s.rq.method && !s.command)
                     check_fail(where, "no request line");
                 else {
                     default_content_type(&s, form, json);

@@ -20,6 +20,11 @@
  *                                          Connection, Cache-Control)
  *   save NAME .result.access_token         keep a value (string or JSON text) as $NAME
  *   save NAME location-param code          keep a query parameter of the Location header
+ *   retry: 50                              try the step up to 50 times, 0.2 s apart, until
+ *                                          every expectation holds (for asynchronous work)
+ *   run: kdig @127.0.0.1 -p $DNS_PORT ...  a step that runs a shell command instead of a
+ *   expect exit 0                          request: its exit status, and its stdout+stderr
+ *   expect output ~ text | !~ text | matches RE
  *
  * Every JSON reply is also checked against the envelope rules (code/msg
  * types, code 0 exactly on 2xx, 8-digit codes whose first 3 digits are the

@@ -158,12 +158,16 @@ static int seed(struct fixture *fx)
     snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Four' --services ap",
              var_get("P1"));
     bad |= admin_var(fx, "C4", "customer_id", args);
+    snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Five' --services dns",
+             var_get("P1"));
+    bad |= admin_var(fx, "C5", "customer_id", args);
     if (bad)
         return -1;
     const char *installs[][3] = {
         {"XSPE_IA1_C1", "IA1_ID", "C1"},     {"XSPE_IA1_C3", "IA1_ID", "C3"},
         {"XSPE_IA2_C2", "IA2_ID", "C2"},     {"XSPE_IAR_C1", "IA_REMOTE_ID", "C1"},
-        {"XSPE_IAH_C1", "IA_HTTP_ID", "C1"},
+        {"XSPE_IAH_C1", "IA_HTTP_ID", "C1"}, {"XSPE_IA1_C4", "IA1_ID", "C4"},
+        {"XSPE_IA1_C5", "IA1_ID", "C5"},
     };
     for (size_t i = 0; i < sizeof installs / sizeof installs[0]; i++) {
         snprintf(args, sizeof args, "install --app %s --customer %s", var_get(installs[i][1]),
@@ -171,6 +175,27 @@ static int seed(struct fixture *fx)
         bad |= admin_var(fx, installs[i][0], "xspe", args);
     }
     return bad ? -1 : 0;
+}
+
+/* knotd on the configuration the main server deploys: a first deploy
+ * writes DATA/knot/knot.conf (listening on $DNS_PORT), knotd runs it, and
+ * the main server reloads it after each change (--dns-reload). */
+static int start_knotd(struct fixture *fx)
+{
+    fx->dns_port = free_port();
+    char port[16], cmd[1024];
+    snprintf(port, sizeof port, "%d", fx->dns_port);
+    var_set("DNS_PORT", port);
+    json_t *out = admin(fx->bin, fx->data, "dns deploy --dns-listen 127.0.0.1@%d", fx->dns_port);
+    json_decref(out);
+    if (!out) {
+        fprintf(stderr, "setup: admin dns deploy failed\n");
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "exec knotd -c '%s/knot/knot.conf' 2>>'%s/knotd.log' >>'%s/knotd.log'", fx->data,
+             fx->data, fx->data);
+    fx->knotd_pid = process_start(cmd, fx->dns_port, fx->log);
+    return fx->knotd_pid > 0 ? 0 : -1;
 }
 
 int fixture_setup(struct fixture *fx, const char *bin)
@@ -186,12 +211,17 @@ int fixture_setup(struct fixture *fx, const char *bin)
     var_set("BIN", bin);
     if (seed(fx) != 0)
         return -1;
+    if (start_knotd(fx) != 0)
+        return -1;
+    char dns_opts[256];
+    snprintf(dns_opts, sizeof dns_opts, "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1",
+             fx->dns_port);
     fx->main_port = free_port();
-    fx->main_pid = server_start(bin, fx->data, fx->main_port, "", fx->log);
+    fx->main_pid = server_start(bin, fx->data, fx->main_port, dns_opts, fx->log);
     fx->short_port = free_port();
     fx->short_pid = server_start(bin, fx->data, fx->short_port,
                                  "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
-                                 "--max-header-bytes 8192",
+                                 "--max-header-bytes 8192 --no-dns-deploy",
                                  fx->log);
     if (fx->main_pid < 0 || fx->short_pid < 0)
         return -1;
@@ -214,6 +244,10 @@ int fixture_setup(struct fixture *fx, const char *bin)
                                  var_get("C1"), "IA1_C1");
     bad |= fixture_install_login(fx, b, var_get("IA1_ID"), var_get("IA1_SECRET"), var_get("XSPE_IA1_C3"),
                                  var_get("C3"), "IA1_C3");
+    bad |= fixture_install_login(fx, b, var_get("IA1_ID"), var_get("IA1_SECRET"), var_get("XSPE_IA1_C4"),
+                                 var_get("C4"), "IA1_C4");
+    bad |= fixture_install_login(fx, b, var_get("IA1_ID"), var_get("IA1_SECRET"), var_get("XSPE_IA1_C5"),
+                                 var_get("C5"), "IA1_C5");
     if (bad)
         return -1;
     json_t *r = admin(bin, fx->data, "app revoke --app %s", var_get("PA_REVOKED_ID"));
@@ -224,6 +258,8 @@ int fixture_setup(struct fixture *fx, const char *bin)
 int fixture_teardown(struct fixture *fx)
 {
     int failures = 0;
+    if (fx->knotd_pid > 0)
+        server_stop(fx->knotd_pid); /* its exit status is knotd's business */
     pid_t pids[2] = {fx->main_pid, fx->short_pid};
     for (int i = 0; i < 2; i++) {
         if (pids[i] <= 0)

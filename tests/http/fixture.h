@@ -1,7 +1,8 @@
 /* fixture.h — the world the HTTPS tests run in: a data directory seeded
  * through `parapet admin`, a main server, a server with short lifetimes and
- * small limits, and tokens for each kind of caller, all published as
- * variables ($BASE, $T_P1, $C1, ...). */
+ * small limits, a Knot DNS server (knotd) serving what the main server
+ * deploys, and tokens for each kind of caller, all published as variables
+ * ($BASE, $T_P1, $C1, $DNS_PORT, ...). */
 #ifndef PARAPET_TEST_FIXTURE_H
 #define PARAPET_TEST_FIXTURE_H
 
@@ -12,8 +13,8 @@ struct fixture {
     char data[256];
     char log[300];
     char ca_file[300];
-    pid_t main_pid, short_pid;
-    int main_port, short_port;
+    pid_t main_pid, short_pid, knotd_pid;
+    int main_port, short_port, dns_port;
 };
 
 int fixture_setup(struct fixture *fx, const char *bin);

@@ -18,9 +18,15 @@
 #include <unistd.h>
 
 int checks_failed_in_case;
+bool checks_quiet;
+int checks_failed_quietly;
 
 void check_fail(const char *where, const char *fmt, ...)
 {
+    if (checks_quiet) { /* an attempt that may be retried */
+        checks_failed_quietly++;
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "    %s: ", where);
@@ -306,11 +312,8 @@ static bool port_open(int port)
     return ok;
 }
 
-pid_t server_start(const char *bin, const char *data, int port, const char *extra, const char *log)
+pid_t process_start(const char *cmd, int port, const char *log)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "exec %s serve --data '%s' --listen 127.0.0.1:%d %s 2>>'%s' >>'%s'", bin, data,
-             port, extra ? extra : "", log, log);
     pid_t pid = fork();
     if (pid == 0) {
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
@@ -321,7 +324,7 @@ pid_t server_start(const char *bin, const char *data, int port, const char *extr
             return pid;
         int st;
         if (waitpid(pid, &st, WNOHANG) == pid) {
-            fprintf(stderr, "setup: the server exited at start (see %s)\n", log);
+            fprintf(stderr, "setup: '%.200s' exited at start (see %s)\n", cmd, log);
             return -1;
         }
         struct timespec ts = {0, 100 * 1000 * 1000};
@@ -329,6 +332,14 @@ pid_t server_start(const char *bin, const char *data, int port, const char *extr
     }
     kill(pid, SIGKILL);
     return -1;
+}
+
+pid_t server_start(const char *bin, const char *data, int port, const char *extra, const char *log)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "exec %s serve --data '%s' --listen 127.0.0.1:%d %s 2>>'%s' >>'%s'", bin, data,
+             port, extra ? extra : "", log, log);
+    return process_start(cmd, port, log);
 }
 
 int server_stop(pid_t pid)

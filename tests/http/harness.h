@@ -52,6 +52,9 @@ json_t *json_path(json_t *root, const char *path);
 /* ---- processes ---- */
 /* Runs `parapet admin --data DIR args...` and returns its JSON output. */
 json_t *admin(const char *bin, const char *data, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Runs a shell command in the background; waits until 127.0.0.1:port
+ * accepts TCP connections. Returns its pid or -1. */
+pid_t process_start(const char *cmd, int port, const char *log);
 /* Starts `parapet serve` with extra args; waits until it accepts. */
 pid_t server_start(const char *bin, const char *data, int port, const char *extra, const char *log);
 /* Sends SIGTERM and waits; returns the exit status (or -1). */
@@ -61,5 +64,9 @@ int free_port(void);
 /* ---- results ---- */
 void check_fail(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern int checks_failed_in_case;
+/* While checks_quiet is set, failures only count in checks_failed_quietly
+ * (a step that will be tried again). */
+extern bool checks_quiet;
+extern int checks_failed_quietly;
 
 #endif
