@@ -81,8 +81,7 @@ test-unit: build
 	tests/run $(B) unit
 
 check: deps
-	$(MAKE) VARIANT=release test
-	$(MAKE) VARIANT=asan test
+	tests/check
 
 FUZZ_SECONDS ?= 20
 fuzz: deps

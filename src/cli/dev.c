@@ -107,9 +107,13 @@ static void print_credentials(const struct server_config *cfg, json_t *d)
         " | sed -n 's/.*code=\\([0-9a-f]*\\).*/\\1/p')\n"
         "  APP_TOKEN=$(curl -s%s %s/oauth/access_token -d app_id=%s -d secret=%s -d code=$CODE"
         " -d grant_type=authorization_code | sed -n 's/.*\"access_token\":\"\\([0-9a-f]*\\)\".*/\\1/p')\n"
-        "  curl -s%s \"%s/api/spe/customer/%s?access_token=$APP_TOKEN\"\n\n",
+        "  curl -s%s \"%s/api/spe/customer/%s?access_token=$APP_TOKEN\"\n\n"
+        "The same token manages the customer's DNS zones (deployed to a Knot DNS config in DATA/knot):\n"
+        "  curl -s%s -X POST \"%s/api/specp/dp/v2/zones/standard?access_token=$APP_TOKEN\""
+        " -H 'Content-Type: application/json' -d '{\"zone_name\":\"example.com\",\"enable_dnssec\":true}'\n"
+        "  curl -s%s \"%s/api/specp/dp/v2/zones?page_index=1&access_token=$APP_TOKEN\"\n\n",
         k, base, get(ia, "app_id"), get(d, "installed_app_host_url"), xspe, c1, k, base, get(ia, "app_id"),
-        get(ia, "secret"), k, base, c1);
+        get(ia, "secret"), k, base, c1, k, base, k, base);
     fflush(stdout);
 }
 
