@@ -31,24 +31,26 @@ const char *rule_ip_address(json_t **value, long flags)
     return NULL;
 }
 
-const char *rule_zone_name(json_t **value, long unused)
+/* A name rewritten by its normaliser, or the normaliser's reason. */
+static const char *canonical_name(json_t **value, int (*normalise)(const char *, char *, char *))
 {
-    (void)unused;
     char name[DNS_NAME_MAX + 1];
-    if (zone_name_normalise(json_string_value(*value), name, message) != 0)
+    if (normalise(json_string_value(*value), name, message) != 0)
         return message;
     replace_text(value, name);
     return NULL;
 }
 
+const char *rule_zone_name(json_t **value, long unused)
+{
+    (void)unused;
+    return canonical_name(value, zone_name_normalise);
+}
+
 const char *rule_key_name(json_t **value, long unused)
 {
     (void)unused;
-    char name[DNS_NAME_MAX + 1];
-    if (key_name_normalise(json_string_value(*value), name, message) != 0)
-        return message;
-    replace_text(value, name);
-    return NULL;
+    return canonical_name(value, key_name_normalise);
 }
 
 const char *rule_base64(const json_t *value, long min_bytes)

@@ -18,6 +18,13 @@ int db_log_error(struct store *s, const char *what)
     return STORE_ERROR;
 }
 
+int db_row_result(struct store *s, int step_rc, const char *what)
+{
+    if (step_rc == SQLITE_ROW)
+        return STORE_OK;
+    return step_rc == SQLITE_DONE ? STORE_NOT_FOUND : db_log_error(s, what);
+}
+
 sqlite3_stmt *db_stmt(struct store *s, const char *sql)
 {
     struct sqlite_store *d = DB(s);

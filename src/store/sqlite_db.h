@@ -32,6 +32,9 @@ sqlite3_stmt *db_stmt(struct store *s, const char *sql);
  * constraint violation, STORE_ERROR otherwise. */
 int db_exec_stmt(struct store *s, sqlite3_stmt *st);
 int db_log_error(struct store *s, const char *what);
+/* The store code of a step that looked for one row: STORE_OK (SQLITE_ROW),
+ * STORE_NOT_FOUND (SQLITE_DONE), or STORE_ERROR (logged as `what`). */
+int db_row_result(struct store *s, int step_rc, const char *what);
 /* Copies column i (text) into dst[size]. */
 void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size);
 /* The rows of a statement as an array of objects keyed by column name

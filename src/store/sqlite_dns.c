@@ -157,11 +157,8 @@ int sq_dns_zone_get(struct store *s, const char *customer_id, const char *name, 
         db_col_text(st, 10, out->deploy_reason, sizeof out->deploy_reason);
     }
     sqlite3_reset(st);
-    if (rc == SQLITE_DONE)
-        return STORE_NOT_FOUND;
-    if (rc != SQLITE_ROW)
-        return db_log_error(s, "dns_zone_get");
-    return load_masters(s, out);
+    rc = db_row_result(s, rc, "dns_zone_get");
+    return rc == STORE_OK ? load_masters(s, out) : rc;
 }
 
 int sq_dns_zone_count(struct store *s, const char *customer_id, long *count)
@@ -286,7 +283,7 @@ int sq_dns_key_find(struct store *s, const char *key_name, int64_t except_zone, 
         db_col_text(st, 3, out->algorithm, sizeof out->algorithm);
     }
     sqlite3_reset(st);
-    return rc == SQLITE_ROW ? STORE_OK : rc == SQLITE_DONE ? STORE_NOT_FOUND : db_log_error(s, "dns_key_find");
+    return db_row_result(s, rc, "dns_key_find");
 }
 
 /* ---- the deployer's view ---- */
