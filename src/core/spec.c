@@ -18,6 +18,8 @@ struct source {
     bool text;
 };
 
+enum { SPEC_SHOWN_NAME_MAX = 96 }; /* bytes of a field name quoted in a message */
+
 static void set_error(struct spec_error *e, int err, const char *field, const char *fmt, ...)
 {
     va_list ap;
@@ -26,7 +28,16 @@ static void set_error(struct spec_error *e, int err, const char *field, const ch
     vsnprintf(rule, sizeof rule, fmt, ap);
     va_end(ap);
     e->err = err;
-    snprintf(e->message, sizeof e->message, "%s: %s", field, rule);
+    /* An unknown field's name echoes the input: shorten a long one (at a
+     * UTF-8 boundary) so the rule still fits and the message stays UTF-8. */
+    size_t n = strlen(field);
+    bool cut = n > SPEC_SHOWN_NAME_MAX;
+    if (cut) {
+        n = SPEC_SHOWN_NAME_MAX;
+        while (n > 0 && ((unsigned char)field[n] & 0xC0) == 0x80)
+            n--;
+    }
+    snprintf(e->message, sizeof e->message, "%.*s%s: %s", (int)n, field, cut ? "..." : "", rule);
 }
 
 static const struct field_spec *find_spec(const struct field_spec *specs, const char *name)
