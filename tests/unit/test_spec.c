@@ -316,6 +316,34 @@ TEST(nested_arrays_of_objects)
     CHECK_STR(TJ(nested, "{'rules':{'name':'a'}}"), "ERR 40000004 rules: must be an array of JSON objects");
 }
 
+TEST(long_unknown_names_are_shortened)
+{
+    char body[1024], want[512];
+    char k300[301];
+    memset(k300, 'k', 300);
+    k300[300] = '\0';
+    snprintf(body, sizeof body, "{'%s':1}", k300);
+    snprintf(want, sizeof want, "ERR 40000006 %.96s...: is not a field of this endpoint", k300);
+    CHECK_STR(TJ(basic, body), want);
+    /* 200 two-byte characters: cut at a character boundary, 96 bytes */
+    char e200[401] = "";
+    for (int i = 0; i < 200; i++)
+        strcat(e200, "\xC3\xA9");
+    snprintf(body, sizeof body, "{'%s':1}", e200);
+    snprintf(want, sizeof want, "ERR 40000006 %.96s...: is not a field of this endpoint", e200);
+    CHECK_STR(TJ(basic, body), want);
+    snprintf(body, sizeof body, "{'cfg':{'enabled':true,'%s':1}}", e200);
+    const char *got = TJ(nested, body);
+    CHECK(strncmp(got, "ERR 40000006 cfg.\xC3\xA9", 19) == 0);
+    CHECK(strstr(got, "...: is not a field of this object") != NULL);
+    char k96[97];
+    memset(k96, 'k', 96);
+    k96[96] = '\0';
+    snprintf(body, sizeof body, "{'%s':1}", k96);
+    snprintf(want, sizeof want, "ERR 40000006 %s: is not a field of this endpoint", k96); /* not cut */
+    CHECK_STR(TJ(basic, body), want);
+}
+
 static const struct field_spec where[] = {
     F_STR("q", IN(IN_QUERY)), F_STR("bd", IN(IN_BODY)), F_INT("any"),
     F_STR("site_id", IN(IN_PATH), LEN(3, 3)), F_END,
@@ -394,5 +422,5 @@ UNIT_MAIN(UNIT_CASE(text_types), UNIT_CASE(text_integers), UNIT_CASE(text_boolea
           UNIT_CASE(text_arrays), UNIT_CASE(string_lengths_in_characters), UNIT_CASE(missing_and_defaults),
           UNIT_CASE(json_types), UNIT_CASE(loose_fields), UNIT_CASE(one_of), UNIT_CASE(items_and_comma_lists),
           UNIT_CASE(rules), UNIT_CASE(nested_objects), UNIT_CASE(nested_arrays_of_objects),
-          UNIT_CASE(unknown_fields), UNIT_CASE(query_body_and_path), UNIT_CASE(file_fields),
+          UNIT_CASE(unknown_fields), UNIT_CASE(long_unknown_names_are_shortened), UNIT_CASE(query_body_and_path), UNIT_CASE(file_fields),
           UNIT_CASE(file_fields_elsewhere), UNIT_CASE(first_failure_wins))
