@@ -124,7 +124,8 @@ int query_decode(const char *q, size_t len, json_t *obj, struct decode_error *e)
 json_t *json_body_decode(const char *buf, size_t len, struct decode_error *e)
 {
     json_error_t je;
-    json_t *v = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+    /* DECODE_ANY: a valid scalar body gets "must be a JSON object" below */
+    json_t *v = json_loadb(buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!v) {
         fail(e, E_MALFORMED_BODY, "body is not valid JSON: %s (line %d, column %d)", je.text, je.line,
              je.column);

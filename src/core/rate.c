@@ -40,9 +40,10 @@ int rate_parse(const char *s, uint64_t max, uint64_t *out)
     /* value = int * unit + frac * unit / 10^frac_len, exactly */
     uint64_t whole = 0;
     for (size_t i = 0; i < int_len; i++) {
-        if (whole > (UINT64_MAX - 9) / 10)
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (whole > (UINT64_MAX - d) / 10)
             return -2;
-        whole = whole * 10 + (uint64_t)(s[i] - '0');
+        whole = whole * 10 + d;
     }
     uint64_t frac = 0, scale = 1;
     for (size_t i = 0; i < frac_len; i++) {

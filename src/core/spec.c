@@ -18,6 +18,8 @@ struct source {
     bool text;
 };
 
+enum { SPEC_SHOWN_NAME_MAX = 96 }; /* bytes of a field name quoted in a message */
+
 static void set_error(struct spec_error *e, int err, const char *field, const char *fmt, ...)
 {
     va_list ap;
@@ -26,7 +28,16 @@ static void set_error(struct spec_error *e, int err, const char *field, const ch
     vsnprintf(rule, sizeof rule, fmt, ap);
     va_end(ap);
     e->err = err;
-    snprintf(e->message, sizeof e->message, "%s: %s", field, rule);
+    /* An unknown field's name echoes the input: shorten a long one (at a
+     * UTF-8 boundary) so the rule still fits and the message stays UTF-8. */
+    size_t n = strlen(field);
+    bool cut = n > SPEC_SHOWN_NAME_MAX;
+    if (cut) {
+        n = SPEC_SHOWN_NAME_MAX;
+        while (n > 0 && ((unsigned char)field[n] & 0xC0) == 0x80)
+            n--;
+    }
+    snprintf(e->message, sizeof e->message, "%.*s%s: %s", (int)n, field, cut ? "..." : "", rule);
 }
 
 static const struct field_spec *find_spec(const struct field_spec *specs, const char *name)
@@ -332,12 +343,12 @@ static json_t *check_members(const struct field_spec *specs, json_t *obj, const 
     return out;
 }
 
-static bool file_present(const char *const *files, const char *name)
+static int file_parts(const char *const *files, const char *name)
 {
+    int n = 0;
     for (; files && *files; files++)
-        if (strcmp(*files, name) == 0)
-            return true;
-    return false;
+        n += strcmp(*files, name) == 0;
+    return n;
 }
 
 static int check_unknown(const struct field_spec *specs, json_t *obj, struct spec_error *e)
@@ -374,11 +385,17 @@ void spec_check(const struct field_spec *specs, json_t *query, json_t *body, boo
         json_t *v = NULL, *norm;
         struct source src = {.text = true};
         if (s->type == FT_FILE) {
-            if (s->required && !file_present(files, s->name)) {
+            int parts = file_parts(files, s->name);
+            if (s->required && parts == 0) {
                 set_error(e, E_FIELD_MISSING, s->name, "is required (%s)", type_word(FT_FILE));
                 goto fail;
             }
-            if (body && json_object_get(body, s->name)) {
+            if (parts > 1) {
+                set_error(e, E_FIELD_REPEATED, s->name, "must be given once");
+                goto fail;
+            }
+            /* the name as a text value, in the body or the query */
+            if ((body && json_object_get(body, s->name)) || (query && json_object_get(query, s->name))) {
                 set_error(e, E_FIELD_TYPE, s->name, "must be %s", type_word(FT_FILE));
                 goto fail;
             }
