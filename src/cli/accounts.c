@@ -13,6 +13,7 @@
 #include "core/text.h"
 #include "core/url.h"
 
+static json_t *fail(struct account_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static json_t *fail(struct account_error *e, const char *fmt, ...)
 {
     va_list ap;

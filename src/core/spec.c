@@ -21,6 +21,8 @@ struct source {
 enum { SPEC_SHOWN_NAME_MAX = 96 }; /* bytes of a field name quoted in a message */
 
 static void set_error(struct spec_error *e, int err, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void set_error(struct spec_error *e, int err, const char *field, const char *fmt, ...)
 {
     va_list ap;
     char rule[200];

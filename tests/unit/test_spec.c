@@ -225,7 +225,10 @@ TEST(items_and_comma_lists)
     CHECK_STR(TQ(c, "{'plain':'a,b'}"), "{'plain':['a,b']}");
     CHECK_STR(TQ(c, "{'nums':'1,2,3'}"), "{'nums':[1,2,3]}");
     CHECK_STR(TQ(c, "{'nums':'1,2,3,4'}"), "ERR 40000005 nums: must have 0 to 3 items");
-    CHECK_STR(TQ(c, "{'nums':'1, 2'}"), "ERR 40000004 nums[1]: must be an integer");
+    CHECK_STR(TQ(c, "{'nums':'1, 2'}"), "{'nums':[1,2]}"); /* spaces around items are trimmed */
+    CHECK_STR(TQ(c, "{'ids':' a ,b '}"), "{'ids':['a','b']}");
+    CHECK_STR(TQ(c, "{'nums':''}"), "{'nums':[]}"); /* "" is an empty list */
+    CHECK_STR(TQ(c, "{'nums':'1,x'}"), "ERR 40000004 nums[1]: must be an integer");
     CHECK_STR(TF(c, "{'ids':'a,b'}"), "{'ids':['a','b']}"); /* a form body is text too */
     CHECK_STR(TJ(c, "{'ids':'a,b'}"), "ERR 40000004 ids: must be an array of strings");
 
