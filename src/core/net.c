@@ -179,6 +179,17 @@ uint64_t cidr_size(const struct cidr *c)
     return host_bits >= 64 ? UINT64_MAX : (uint64_t)1 << host_bits;
 }
 
+static const uint8_t v4_mapped_prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+
+void ip_unmap(struct ip_addr *a)
+{
+    if (a->family != NET_V6 || memcmp(a->b, v4_mapped_prefix, 12) != 0)
+        return;
+    memmove(a->b, a->b + 12, 4);
+    memset(a->b + 4, 0, 12);
+    a->family = NET_V4;
+}
+
 bool ip_is_special(const struct ip_addr *a)
 {
     const uint8_t *b = a->b;
@@ -188,9 +199,10 @@ bool ip_is_special(const struct ip_addr *a)
                || (b[0] == 169 && b[1] == 254) /* link-local */
                || b[0] >= 224;                 /* multicast, reserved, broadcast */
     }
-    static const uint8_t zero[16], mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-    if (memcmp(b, mapped, 12) == 0) { /* ::ffff:a.b.c.d reaches the IPv4 address */
-        struct ip_addr v4 = {.family = NET_V4, .b = {b[12], b[13], b[14], b[15]}};
+    static const uint8_t zero[16];
+    if (memcmp(b, v4_mapped_prefix, 12) == 0) { /* ::ffff:a.b.c.d reaches the IPv4 address */
+        struct ip_addr v4 = *a;
+        ip_unmap(&v4);
         return ip_is_special(&v4);
     }
     if (memcmp(b, zero, 15) == 0 && (b[15] == 0 || b[15] == 1))

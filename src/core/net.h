@@ -55,5 +55,8 @@ uint64_t cidr_size(const struct cidr *c);
  * customer's address (also as an IPv4-mapped IPv6 address). Private and
  * documentation ranges are not special. */
 bool ip_is_special(const struct ip_addr *a);
+/* An IPv4-mapped IPv6 address (::ffff:a.b.c.d, as a dual-stack socket
+ * reports IPv4 clients) becomes the IPv4 address; others are unchanged. */
+void ip_unmap(struct ip_addr *a);
 
 #endif

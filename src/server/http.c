@@ -164,6 +164,7 @@ static void client_address(struct pending *p, struct MHD_Connection *conn)
     } else if (ci && ci->client_addr->sa_family == AF_INET6) {
         a->family = NET_V6;
         memcpy(a->b, &((const struct sockaddr_in6 *)ci->client_addr)->sin6_addr, 16);
+        ip_unmap(a); /* IPv4 clients of a dual-stack socket */
     }
     /* Behind a trusted proxy, the client is the last X-Forwarded-For hop
      * that is not itself a trusted proxy. */
@@ -183,6 +184,7 @@ static void client_address(struct pending *p, struct MHD_Connection *conn)
         struct ip_addr hop_addr;
         if (ip_parse(text, &hop_addr) != 0)
             return;
+        ip_unmap(&hop_addr);
         *a = hop_addr;
         bool hop_trusted = false;
         for (int i = 0; i < cfg->n_trusted_proxies && !hop_trusted; i++)
@@ -370,6 +372,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         s6->sin6_family = AF_INET6;
         s6->sin6_port = htons((uint16_t)cfg->listen_port);
         flags |= MHD_USE_IPv6;
+        if (IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr))
+            flags |= MHD_USE_DUAL_STACK; /* [::] takes IPv4 too (clients seen as ::ffff:a.b.c.d, unmapped) */
     } else {
         fprintf(stderr, "parapet: --listen: '%s' is not an IP address\n", cfg->listen_host);
         free(h);

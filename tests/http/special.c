@@ -269,7 +269,7 @@ static void *upload_thread(void *arg)
 static int graceful_shutdown(struct fixture *fx)
 {
     int port = free_port();
-    pid_t pid = server_start(fx->bin, fx->data, port, "--shutdown-grace 20", fx->log);
+    pid_t pid = server_start(fx->bin, fx->data, port, "--shutdown-grace 20 --no-dns-deploy", fx->log);
     if (pid < 0)
         return FAIL("cannot start a server");
     char u[256], body[512];
@@ -307,7 +307,8 @@ static int connection_limits(struct fixture *fx)
 {
     int port = free_port();
     pid_t pid = server_start(fx->bin, fx->data, port,
-                             "--plain-http --max-connections-per-ip 2 --request-timeout 2", fx->log);
+                             "--plain-http --max-connections-per-ip 2 --request-timeout 2 --no-dns-deploy",
+                             fx->log);
     if (pid < 0)
         return FAIL("cannot start a server");
     int bad = 0;
@@ -353,6 +354,40 @@ static int connection_limits(struct fixture *fx)
     http_do(&rq, &rs);
     bad |= rs.status != 401 ? FAIL("after closing the idle connections: %ld", rs.status) : 0;
     http_response_free(&rs);
+    http_reset_connection();
+    bad |= server_stop(pid) != 0 ? FAIL("unclean stop") : 0;
+    return bad;
+}
+
+/* A server on [::] takes IPv4 clients too, and sees them as IPv4
+ * addresses (not ::ffff:a.b.c.d), so IPv4 allow lists apply to them. */
+static int dual_stack(struct fixture *fx)
+{
+    int port = free_port();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "exec %s serve --data '%s' --listen '[::]:%d' --plain-http --no-dns-deploy 2>>'%s'",
+             fx->bin, fx->data, port, fx->log);
+    pid_t pid = process_start(cmd, port, fx->log);
+    if (pid < 0)
+        return FAIL("cannot start a server on [::]");
+    int bad = 0;
+    const char *apps[][2] = {{"PA_LOCAL", "200"}, {"PA_REMOTE", "403"}}; /* 127.0.0.0/8; 192.0.2.0/24 */
+    for (int i = 0; i < 2; i++) {
+        char u[128], body[512], key[64];
+        snprintf(u, sizeof u, "http://127.0.0.1:%d/oauth/credit/token", port);
+        snprintf(key, sizeof key, "%s_ID", apps[i][0]);
+        const char *id = var_get(key);
+        snprintf(key, sizeof key, "%s_SECRET", apps[i][0]);
+        snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", id, var_get(key));
+        struct http_request rq = {.method = "POST", .url = u, .body = body, .body_len = strlen(body)};
+        rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+        struct http_response rs;
+        http_reset_connection();
+        http_do(&rq, &rs);
+        if (rs.status != atol(apps[i][1]))
+            bad |= FAIL("%s over IPv4 to [::]: %ld %s, want %s", apps[i][0], rs.status, rs.body, apps[i][1]);
+        http_response_free(&rs);
+    }
     http_reset_connection();
     bad |= server_stop(pid) != 0 ? FAIL("unclean stop") : 0;
     return bad;
@@ -495,6 +530,7 @@ const struct special_test special_tests[] = {
     {"special: header size limit", header_limit},
     {"special: graceful shutdown finishes requests in flight", graceful_shutdown},
     {"special: per-address connection limit, idle timeout, --plain-http", connection_limits},
+    {"special: [::] listens dual-stack; IPv4 clients meet IPv4 allow lists", dual_stack},
     {"special: admin CLI output, errors, ASN import", admin_cli},
     {"special: secret rotation and token revocation", secret_rotation_and_revocation},
     {NULL, NULL},

@@ -266,10 +266,11 @@ TEST(special_addresses)
 {
     static const char *special[] = {"0.0.0.0", "0.1.2.3", "127.0.0.1", "169.254.0.1", "224.0.0.1",
                                     "239.1.1.1", "240.0.0.1", "255.255.255.255", "::", "::1",
-                                    "ff02::1", "fe80::1", "febf::1"};
+                                    "ff02::1", "fe80::1", "febf::1", "::ffff:127.0.0.1", "::ffff:0.0.0.0"};
     static const char *ordinary[] = {"10.0.0.1", "192.168.1.1", "192.0.2.1", "1.0.0.0", "126.255.255.255",
                                      "128.0.0.1", "169.253.0.1", "169.255.0.1", "223.255.255.255",
-                                     "2001:db8::1", "::2", "fec0::1", "fe7f::1", "fc00::1"};
+                                     "2001:db8::1", "::2", "fec0::1", "fe7f::1", "fc00::1", "::ffff:192.0.2.1",
+                                     "::127.0.0.1"};
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
         struct ip_addr a = A(special[i]);
         if (!ip_is_special(&a)) {
@@ -284,6 +285,22 @@ TEST(special_addresses)
             CHECK(0);
         }
     }
+}
+
+TEST(unmapping)
+{
+    struct ip_addr a = A("::ffff:192.0.2.7"), v4 = A("192.0.2.7");
+    ip_unmap(&a);
+    CHECK_INT(a.family, NET_V4);
+    CHECK(memcmp(&a, &v4, sizeof a) == 0);
+    struct ip_addr v6 = A("2001:db8::ffff:c000:207"), same = v6; /* not the mapped prefix */
+    ip_unmap(&v6);
+    CHECK(memcmp(&v6, &same, sizeof v6) == 0);
+    struct ip_addr compat = A("::192.0.2.7"), compat_same = compat; /* deprecated compatible form: left alone */
+    ip_unmap(&compat);
+    CHECK(memcmp(&compat, &compat_same, sizeof compat) == 0);
+    ip_unmap(&v4);
+    CHECK_INT(v4.family, NET_V4);
 }
 
 TEST(round_trips)
@@ -306,4 +323,4 @@ UNIT_MAIN(UNIT_CASE(ipv4_valid), UNIT_CASE(ipv4_invalid), UNIT_CASE(ipv6_valid_a
           UNIT_CASE(ipv6_embedded_v4), UNIT_CASE(ipv6_invalid), UNIT_CASE(ip_longest_text), UNIT_CASE(cidr_flags),
           UNIT_CASE(cidr_prefix_bounds), UNIT_CASE(cidr_bad_syntax), UNIT_CASE(cidr_contains_addresses),
           UNIT_CASE(cidr_contains_blocks), UNIT_CASE(cidr_lists), UNIT_CASE(cidr_sizes),
-          UNIT_CASE(special_addresses), UNIT_CASE(round_trips))
+          UNIT_CASE(special_addresses), UNIT_CASE(unmapping), UNIT_CASE(round_trips))
