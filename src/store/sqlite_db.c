@@ -10,10 +10,11 @@
 #include "store/migrations.h"
 #include "store/sqlite.h"
 #include "store/sqlite_db.h"
+#include "store/sqlite_gate.h"
 
 extern const struct store_ops sqlite_ops; /* sqlite_ops.c */
 
-enum { BUSY_TIMEOUT_MS = 5000 };
+enum { BUSY_TIMEOUT_MS = 5000 }; /* for SQLite's locks and for the write gate */
 
 int db_log_error(struct store *s, const char *what)
 {
@@ -147,9 +148,15 @@ static int migrate(sqlite3 *db)
     return 0;
 }
 
+static void leave_gate_if_done(struct sqlite_store *d);
+
 void sqlite_close(struct store *s)
 {
     struct sqlite_store *d = DB(s);
+    if (d->in_gate) {
+        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+        leave_gate_if_done(d);
+    }
     for (size_t i = 0; i < STMT_CACHE_SLOTS; i++)
         if (d->cache[i].st)
             sqlite3_finalize(d->cache[i].st);
@@ -186,6 +193,7 @@ struct store *sqlite_store_open(const char *path)
     struct sqlite_store *d = calloc(1, sizeof *d);
     d->base.ops = &sqlite_ops;
     d->db = db;
+    d->gate = gate_for(sqlite3_db_filename(db, "main"));
     return &d->base;
 }
 
@@ -210,17 +218,46 @@ static int tx(struct store *s, const char *sql)
     return rc == SQLITE_DONE ? STORE_OK : STORE_ERROR;
 }
 
+/* The gate is held for as long as the write transaction is open: SQLite
+ * may also end it by itself (a rollback after some errors). */
+static void leave_gate_if_done(struct sqlite_store *d)
+{
+    if (d->in_gate && sqlite3_get_autocommit(d->db)) {
+        d->in_gate = false;
+        gate_leave(d->gate);
+    }
+}
+
 int sqlite_begin(struct store *s, bool write)
 {
-    return tx(s, write ? begin_write_sql : begin_sql);
+    struct sqlite_store *d = DB(s);
+    leave_gate_if_done(d);
+    bool entered = false;
+    if (write && d->gate && !d->in_gate) {
+        if (!gate_enter(d->gate, BUSY_TIMEOUT_MS)) {
+            fprintf(stderr, "parapet: sqlite: BEGIN IMMEDIATE: another write transaction took too long\n");
+            return STORE_ERROR;
+        }
+        d->in_gate = entered = true;
+    }
+    int rc = tx(s, write ? begin_write_sql : begin_sql);
+    if (rc != STORE_OK && entered) { /* (a transaction already open keeps its gate) */
+        d->in_gate = false;
+        gate_leave(d->gate);
+    }
+    return rc;
 }
 
 int sqlite_commit(struct store *s)
 {
-    return tx(s, commit_sql);
+    int rc = tx(s, commit_sql);
+    leave_gate_if_done(DB(s));
+    return rc;
 }
 
 int sqlite_rollback(struct store *s)
 {
-    return sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
+    int rc = sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
+    leave_gate_if_done(DB(s));
+    return rc;
 }

@@ -15,6 +15,8 @@ enum { STMT_CACHE_SLOTS = 1024 };
 struct sqlite_store {
     struct store base;
     sqlite3 *db;
+    struct write_gate *gate; /* see sqlite_gate.h; NULL: none */
+    bool in_gate;            /* this connection holds it (a write transaction is open) */
     struct {
         const char *sql;
         sqlite3_stmt *st;
