@@ -10,11 +10,11 @@
 #include "store/migrations.h"
 #include "store/sqlite.h"
 #include "store/sqlite_db.h"
-#include "store/sqlite_gate.h"
+#include "store/sqlite_writer.h"
 
 extern const struct store_ops sqlite_ops; /* sqlite_ops.c */
 
-enum { BUSY_TIMEOUT_MS = 5000 }; /* for SQLite's locks and for the write gate */
+enum { BUSY_TIMEOUT_MS = 5000 }; /* for SQLite's locks and for the shared writer */
 
 int db_log_error(struct store *s, const char *what)
 {
@@ -24,7 +24,7 @@ int db_log_error(struct store *s, const char *what)
 
 sqlite3_stmt *db_stmt(struct store *s, const char *sql)
 {
-    struct sqlite_store *d = DB(s);
+    struct sqlite_conn *d = DB(s)->conn;
     size_t h = ((uintptr_t)sql >> 3) % STMT_CACHE_SLOTS;
     for (size_t probe = 0; probe < STMT_CACHE_SLOTS; probe++) {
         size_t i = (h + probe) % STMT_CACHE_SLOTS;
@@ -148,20 +148,13 @@ static int migrate(sqlite3 *db)
     return 0;
 }
 
-static void leave_gate_if_done(struct sqlite_store *d);
-
-void sqlite_close(struct store *s)
+void db_conn_close(struct sqlite_conn *c)
 {
-    struct sqlite_store *d = DB(s);
-    if (d->in_gate) {
-        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
-        leave_gate_if_done(d);
-    }
     for (size_t i = 0; i < STMT_CACHE_SLOTS; i++)
-        if (d->cache[i].st)
-            sqlite3_finalize(d->cache[i].st);
-    sqlite3_close(d->db);
-    free(d);
+        if (c->cache[i].st)
+            sqlite3_finalize(c->cache[i].st);
+    sqlite3_close(c->db);
+    memset(c, 0, sizeof *c);
 }
 
 /* SQLite's memory statistics take a process-wide mutex on every allocation
@@ -173,27 +166,54 @@ static void configure_sqlite(void)
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
-struct store *sqlite_store_open(const char *path)
+int db_conn_open(struct sqlite_conn *c, const char *path)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, configure_sqlite);
+    memset(c, 0, sizeof *c);
     sqlite3 *db;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         fprintf(stderr, "parapet: cannot open %s: %s\n", path, sqlite3_errmsg(db));
         sqlite3_close(db);
-        return NULL;
+        return -1;
     }
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON") ||
         migrate(db)) {
         sqlite3_close(db);
+        return -1;
+    }
+    c->db = db;
+    return 0;
+}
+
+static void end_write(struct sqlite_store *d);
+
+void sqlite_close(struct store *s)
+{
+    struct sqlite_store *d = DB(s);
+    if (d->conn != &d->own) {
+        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+        end_write(d);
+    }
+    if (d->writer)
+        writer_put(d->writer);
+    db_conn_close(&d->own);
+    free(d);
+}
+
+struct store *sqlite_store_open(const char *path)
+{
+    struct sqlite_store *d = calloc(1, sizeof *d);
+    if (!d || db_conn_open(&d->own, path) != 0) {
+        free(d);
         return NULL;
     }
-    struct sqlite_store *d = calloc(1, sizeof *d);
     d->base.ops = &sqlite_ops;
-    d->db = db;
-    d->gate = gate_for(sqlite3_db_filename(db, "main"));
+    d->conn = &d->own;
+    d->db = d->own.db;
+    d->writer = writer_get(sqlite3_db_filename(d->db, "main"));
     return &d->base;
 }
 
@@ -218,46 +238,53 @@ static int tx(struct store *s, const char *sql)
     return rc == SQLITE_DONE ? STORE_OK : STORE_ERROR;
 }
 
-/* The gate is held for as long as the write transaction is open: SQLite
- * may also end it by itself (a rollback after some errors). */
-static void leave_gate_if_done(struct sqlite_store *d)
+static void use(struct sqlite_store *d, struct sqlite_conn *c)
 {
-    if (d->in_gate && sqlite3_get_autocommit(d->db)) {
-        d->in_gate = false;
-        gate_leave(d->gate);
+    d->conn = c;
+    d->db = c->db;
+}
+
+/* Back to the own connection once the write transaction is over (SQLite
+ * may also have ended it by itself: a rollback after some errors). */
+static void end_write(struct sqlite_store *d)
+{
+    if (d->conn != &d->own && sqlite3_get_autocommit(d->db)) {
+        use(d, &d->own);
+        writer_leave(d->writer);
     }
 }
 
 int sqlite_begin(struct store *s, bool write)
 {
     struct sqlite_store *d = DB(s);
-    leave_gate_if_done(d);
-    bool entered = false;
-    if (write && d->gate && !d->in_gate) {
-        if (!gate_enter(d->gate, BUSY_TIMEOUT_MS)) {
-            fprintf(stderr, "parapet: sqlite: BEGIN IMMEDIATE: another write transaction took too long\n");
+    end_write(d);
+    /* A transaction already open on the own connection stays the one in
+     * use, and BEGIN fails on it as it should. */
+    bool take = write && d->writer && d->conn == &d->own && sqlite3_get_autocommit(d->db);
+    if (take) {
+        struct sqlite_conn *c = writer_enter(d->writer, BUSY_TIMEOUT_MS);
+        if (!c) {
+            fprintf(stderr, "parapet: sqlite: BEGIN IMMEDIATE: the write connection is not available\n");
             return STORE_ERROR;
         }
-        d->in_gate = entered = true;
+        use(d, c);
     }
     int rc = tx(s, write ? begin_write_sql : begin_sql);
-    if (rc != STORE_OK && entered) { /* (a transaction already open keeps its gate) */
-        d->in_gate = false;
-        gate_leave(d->gate);
-    }
+    if (take)
+        end_write(d); /* only if BEGIN failed */
     return rc;
 }
 
 int sqlite_commit(struct store *s)
 {
     int rc = tx(s, commit_sql);
-    leave_gate_if_done(DB(s));
+    end_write(DB(s));
     return rc;
 }
 
 int sqlite_rollback(struct store *s)
 {
     int rc = sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
-    leave_gate_if_done(DB(s));
+    end_write(DB(s));
     return rc;
 }
