@@ -138,7 +138,7 @@ static void run_handler(struct req *r, bool open)
  * handler. Before, each of the token and customer lookups ran in an implicit
  * transaction of its own and the handler in a third: per GET, two more WAL
  * read-lock round trips (4 fcntl calls instead of 2) and SQLite's
- * per-transaction bookkeeping, ~6,000 instructions. A write request ends
+ * per-transaction bookkeeping, ~7,000 instructions. A write request ends
  * the read transaction and takes the write lock only for its handler, so
  * that requests with a bad token never queue for the write lock. */
 static int authorise(struct req *r, bool *open)

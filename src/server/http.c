@@ -5,7 +5,6 @@
  * close the connection instead of keeping it alive. */
 #include "server/http.h"
 
-#include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -15,7 +14,6 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/decode.h"
 #include "core/dispatch.h"
