@@ -179,7 +179,14 @@ int db_conn_open(struct sqlite_conn *c, const char *path)
         return -1;
     }
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
-    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON") ||
+    /* wal_autocheckpoint: a checkpoint every 10000 WAL pages (~40 MB)
+     * rather than SQLite's 1000. Each one costs three fdatasync calls and
+     * copies the last version of every page written since the one before;
+     * a token insert writes ~5 pages, mostly the same hot ones. Measured on
+     * POST /oauth/credit/token (interleaved runs, medians): 3.3k -> 4.9k
+     * req/s, 180 -> 142 us CPU per request. */
+    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
+                     "PRAGMA wal_autocheckpoint=10000") ||
         migrate(db)) {
         sqlite3_close(db);
         return -1;
