@@ -7,7 +7,12 @@
  * keep-alive connections landed on one of the two workers, which then did
  * all the work (the other: 0 CPU ticks), so the server used one core. Added
  * connections are spread over the workers (by descriptor number), and the
- * daemon still applies its connection limits (total, per address) to them. */
+ * daemon still applies its connection limits (total, per address) to them.
+ *
+ * Caveat: microhttpd.h says MHD_USE_NO_LISTEN_SOCKET ignores the thread
+ * pool; 0.9.75 (Debian 12) does keep the pool and spreads added connections
+ * over it (checked: per-thread CPU under load). Recheck when libmicrohttpd
+ * is upgraded. */
 #ifndef PARAPET_LISTENER_H
 #define PARAPET_LISTENER_H
 
