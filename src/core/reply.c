@@ -27,40 +27,73 @@ enum http_method method_parse(const char *s)
     return M_OTHER;
 }
 
-static void set_body(struct req *r, int status, long code, char *body)
+static void set_body(struct req *r, int status, long code, char *body, size_t len)
 {
     free(r->reply_body);
     r->status = status;
     r->code = code;
     r->reply_body = body;
-    r->reply_len = body ? strlen(body) : 0;
+    r->reply_len = body ? len : 0;
     r->reply_type = body ? "application/json" : NULL;
+}
+
+/* A reply body being encoded: jansson writes straight into it, after the
+ * envelope's head. Before, json_dumps grew its own buffer from 16 bytes by
+ * doubling, copied it out, and the envelope was a third copy: ~3,000
+ * instructions and 9 allocations per 300-byte reply. */
+struct body {
+    char *p;
+    size_t len, cap;
+};
+
+static int body_append(const char *data, size_t size, void *ctx)
+{
+    struct body *b = ctx;
+    if (b->len + size + 2 > b->cap) { /* +2: the envelope's closing '}' and a NUL */
+        size_t cap = b->cap * 2;
+        while (cap < b->len + size + 2)
+            cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p)
+            return -1;
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, size);
+    b->len += size;
+    return 0;
+}
+
+/* head + JSON of v + tail, malloc'd; NULL if v cannot be encoded. */
+static char *encode(const char *head, json_t *v, size_t flags, const char *tail, size_t *len)
+{
+    struct body b = {malloc(1024), 0, 1024};
+    if (!b.p)
+        return NULL;
+    if (body_append(head, strlen(head), &b) != 0 || json_dump_callback(v, body_append, &b, flags) != 0 ||
+        body_append(tail, strlen(tail), &b) != 0) {
+        free(b.p);
+        return NULL;
+    }
+    b.p[b.len] = '\0';
+    *len = b.len;
+    return b.p;
 }
 
 int reply_result(struct req *r, json_t *result)
 {
-    static const char head[] = "{\"code\":0,\"msg\":\"success\"";
+    static const char empty[] = "{\"code\":0,\"msg\":\"success\"}";
     if (!result) {
-        set_body(r, 200, 0, strdup("{\"code\":0,\"msg\":\"success\"}"));
+        set_body(r, 200, 0, strdup(empty), sizeof empty - 1);
         return 0;
     }
-    char *inner = json_dumps(result, JSON_COMPACT | JSON_ENCODE_ANY);
+    size_t len;
+    char *body = encode("{\"code\":0,\"msg\":\"success\",\"result\":", result, JSON_COMPACT | JSON_ENCODE_ANY,
+                        "}", &len);
     json_decref(result);
-    if (!inner)
+    if (!body)
         return reply_error(r, E_INTERNAL, "the result could not be encoded");
-    size_t n = strlen(inner);
-    char *body = malloc(sizeof head - 1 + sizeof ",\"result\":" - 1 + n + 2);
-    char *p = body;
-    memcpy(p, head, sizeof head - 1);
-    p += sizeof head - 1;
-    memcpy(p, ",\"result\":", 10);
-    p += 10;
-    memcpy(p, inner, n);
-    p += n;
-    *p++ = '}';
-    *p = '\0';
-    free(inner);
-    set_body(r, 200, 0, body);
+    set_body(r, 200, 0, body, len);
     return 0;
 }
 
@@ -78,7 +111,9 @@ int reply_error(struct req *r, enum err e, const char *fmt, ...)
     json_t *env = json_pack("{s:I,s:s}", "code", (json_int_t)err_code(e), "msg", msg);
     if (!env) /* msg was not UTF-8 (it echoes input): fall back to the meaning */
         env = json_pack("{s:I,s:s}", "code", (json_int_t)err_code(e), "msg", err_meaning(e));
-    set_body(r, err_status(e), err_code(e), json_dumps(env, JSON_COMPACT));
+    size_t len = 0;
+    char *body = encode("", env, JSON_COMPACT, "", &len);
+    set_body(r, err_status(e), err_code(e), body, len);
     json_decref(env);
     return 0;
 }
@@ -94,7 +129,7 @@ int reply_store_error(struct req *r, int store_rc)
 
 int reply_redirect(struct req *r, const char *location)
 {
-    set_body(r, 302, 0, NULL);
+    set_body(r, 302, 0, NULL, 0);
     r->location = arena_strdup(&r->arena, location);
     return 0;
 }

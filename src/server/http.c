@@ -5,7 +5,6 @@
  * close the connection instead of keeping it alive. */
 #include "server/http.h"
 
-#include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -15,11 +14,11 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/decode.h"
 #include "core/dispatch.h"
 #include "core/req.h"
+#include "server/listener.h"
 #include "server/worker_store.h"
 
 const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
@@ -28,7 +27,7 @@ const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.
 
 struct http_server {
     struct MHD_Daemon *daemon;
-    MHD_socket listen_fd; /* after quiescing: closed once the daemon has stopped */
+    struct listener *listener;
     const struct server_config *cfg;
     atomic_uint in_flight;
 };
@@ -359,26 +358,13 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
 {
     struct http_server *h = calloc(1, sizeof *h);
     h->cfg = cfg;
-    h->listen_fd = MHD_INVALID_SOCKET;
-    struct sockaddr_storage ss;
-    memset(&ss, 0, sizeof ss);
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG;
-    struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
-    struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-    if (inet_pton(AF_INET, cfg->listen_host, &s4->sin_addr) == 1) {
-        s4->sin_family = AF_INET;
-        s4->sin_port = htons((uint16_t)cfg->listen_port);
-    } else if (inet_pton(AF_INET6, cfg->listen_host, &s6->sin6_addr) == 1) {
-        s6->sin6_family = AF_INET6;
-        s6->sin6_port = htons((uint16_t)cfg->listen_port);
-        flags |= MHD_USE_IPv6;
-        if (IN6_IS_ADDR_UNSPECIFIED(&s6->sin6_addr))
-            flags |= MHD_USE_DUAL_STACK; /* [::] takes IPv4 too (clients seen as ::ffff:a.b.c.d, unmapped) */
-    } else {
-        fprintf(stderr, "parapet: --listen: '%s' is not an IP address\n", cfg->listen_host);
+    h->listener = listener_open(cfg->listen_host, cfg->listen_port);
+    if (!h->listener) {
         free(h);
         return NULL;
     }
+    /* connections come from our listener (see listener.h) */
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
     if (!cfg->plain_http)
         flags |= MHD_USE_TLS;
     struct MHD_OptionItem tls_opts[] = {
@@ -391,14 +377,16 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
         NULL, /* first, so that every message goes there */
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss, MHD_OPTION_THREAD_POOL_SIZE, cfg->threads,
-        MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT, cfg->request_timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes, MHD_OPTION_URI_LOG_CALLBACK, on_uri, h,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_ARRAY,
+        MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_ARRAY,
         cfg->plain_http ? none : tls_opts, MHD_OPTION_END);
-    if (!h->daemon) {
-        fprintf(stderr, "parapet: cannot listen on %s:%d\n", cfg->listen_host, cfg->listen_port);
+    if (!h->daemon || listener_start(h->listener, h->daemon, cfg->max_connections) != 0) {
+        fprintf(stderr, "parapet: cannot serve on %s:%d\n", cfg->listen_host, cfg->listen_port);
+        listener_close(h->listener);
+        if (h->daemon)
+            MHD_stop_daemon(h->daemon);
         free(h);
         return NULL;
     }
@@ -407,11 +395,7 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
 
 void http_quiesce(struct http_server *h)
 {
-    h->listen_fd = MHD_quiesce_daemon(h->daemon);
-    /* The kernel would go on completing handshakes on the still-open
-     * socket; shutting it down makes new connections fail at once. */
-    if (h->listen_fd != MHD_INVALID_SOCKET)
-        shutdown(h->listen_fd, SHUT_RDWR);
+    listener_quiesce(h->listener);
 }
 
 unsigned http_in_flight(struct http_server *h)
@@ -421,8 +405,7 @@ unsigned http_in_flight(struct http_server *h)
 
 void http_stop(struct http_server *h)
 {
+    listener_close(h->listener); /* first: the accepting thread hands connections to the daemon */
     MHD_stop_daemon(h->daemon);
-    if (h->listen_fd != MHD_INVALID_SOCKET)
-        close(h->listen_fd);
     free(h);
 }

@@ -1,5 +1,6 @@
 /* sqlite_db.c — connection handling for the SQLite backend: opening, WAL,
  * migrations, the statement cache and transactions. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,11 @@
 #include "store/migrations.h"
 #include "store/sqlite.h"
 #include "store/sqlite_db.h"
+#include "store/sqlite_writer.h"
 
 extern const struct store_ops sqlite_ops; /* sqlite_ops.c */
+
+enum { BUSY_TIMEOUT_MS = 5000 }; /* for SQLite's locks and for the shared writer */
 
 int db_log_error(struct store *s, const char *what)
 {
@@ -27,7 +31,7 @@ int db_row_result(struct store *s, int step_rc, const char *what)
 
 sqlite3_stmt *db_stmt(struct store *s, const char *sql)
 {
-    struct sqlite_store *d = DB(s);
+    struct sqlite_conn *d = DB(s)->conn;
     size_t h = ((uintptr_t)sql >> 3) % STMT_CACHE_SLOTS;
     for (size_t probe = 0; probe < STMT_CACHE_SLOTS; probe++) {
         size_t i = (h + probe) % STMT_CACHE_SLOTS;
@@ -63,10 +67,17 @@ int db_exec_stmt(struct store *s, sqlite3_stmt *st)
     return db_log_error(s, "step");
 }
 
+/* memcpy with the column's byte count rather than snprintf("%s"): a GET
+ * copies some 15 columns, and snprintf cost ~600 instructions each. */
 void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size)
 {
-    const char *t = (const char *)sqlite3_column_text(st, i);
-    snprintf(dst, size, "%s", t ? t : "");
+    const unsigned char *t = sqlite3_column_text(st, i);
+    size_t n = t ? (size_t)sqlite3_column_bytes(st, i) : 0;
+    if (n >= size)
+        n = size - 1;
+    if (n)
+        memcpy(dst, t, n);
+    dst[n] = '\0';
 }
 
 int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out)
@@ -144,61 +155,150 @@ static int migrate(sqlite3 *db)
     return 0;
 }
 
-void sqlite_close(struct store *s)
+void db_conn_close(struct sqlite_conn *c)
 {
-    struct sqlite_store *d = DB(s);
     for (size_t i = 0; i < STMT_CACHE_SLOTS; i++)
-        if (d->cache[i].st)
-            sqlite3_finalize(d->cache[i].st);
-    sqlite3_close(d->db);
-    free(d);
+        if (c->cache[i].st)
+            sqlite3_finalize(c->cache[i].st);
+    sqlite3_close(c->db);
+    memset(c, 0, sizeof *c);
 }
 
-struct store *sqlite_store_open(const char *path)
+/* SQLite's memory statistics take a process-wide mutex on every allocation
+ * (~70 per request, and the worker threads contend for it); nothing reads
+ * them. Must be set before SQLite initialises, hence once, before the first
+ * open. */
+static void configure_sqlite(void)
 {
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+int db_conn_open(struct sqlite_conn *c, const char *path)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, configure_sqlite);
+    memset(c, 0, sizeof *c);
     sqlite3 *db;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
         SQLITE_OK) {
         fprintf(stderr, "parapet: cannot open %s: %s\n", path, sqlite3_errmsg(db));
         sqlite3_close(db);
-        return NULL;
+        return -1;
     }
-    sqlite3_busy_timeout(db, 5000);
-    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON") ||
+    sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    /* wal_autocheckpoint: a checkpoint every 10000 WAL pages (~40 MB)
+     * rather than SQLite's 1000. Each one costs three fdatasync calls and
+     * copies the last version of every page written since the one before;
+     * a token insert writes ~5 pages, mostly the same hot ones. Measured on
+     * POST /oauth/credit/token (interleaved runs, medians): 3.3k -> 4.9k
+     * req/s, 180 -> 142 us CPU per request. */
+    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
+                     "PRAGMA wal_autocheckpoint=10000") ||
         migrate(db)) {
         sqlite3_close(db);
+        return -1;
+    }
+    c->db = db;
+    return 0;
+}
+
+static void end_write(struct sqlite_store *d);
+
+void sqlite_close(struct store *s)
+{
+    struct sqlite_store *d = DB(s);
+    if (d->conn != &d->own) {
+        sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+        end_write(d);
+    }
+    if (d->writer)
+        writer_put(d->writer);
+    db_conn_close(&d->own);
+    free(d);
+}
+
+struct store *sqlite_store_open(const char *path)
+{
+    struct sqlite_store *d = calloc(1, sizeof *d);
+    if (!d || db_conn_open(&d->own, path) != 0) {
+        free(d);
         return NULL;
     }
-    struct sqlite_store *d = calloc(1, sizeof *d);
     d->base.ops = &sqlite_ops;
-    d->db = db;
+    d->conn = &d->own;
+    d->db = d->own.db;
+    d->writer = writer_get(sqlite3_db_filename(d->db, "main"));
     return &d->base;
 }
 
 /* ---- transactions ---- */
 
+/* BEGIN/COMMIT/ROLLBACK go through the statement cache: sqlite3_exec parsed
+ * and compiled them on every request (~5,000 instructions each). */
+static const char begin_sql[] = "BEGIN";
+static const char begin_write_sql[] = "BEGIN IMMEDIATE";
+static const char commit_sql[] = "COMMIT";
+static const char rollback_sql[] = "ROLLBACK";
+
 static int tx(struct store *s, const char *sql)
 {
-    char *err = NULL;
-    if (sqlite3_exec(DB(s)->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-        fprintf(stderr, "parapet: sqlite: %s: %s\n", sql, err ? err : "");
-        sqlite3_free(err);
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
         return STORE_ERROR;
+    int rc = sqlite3_step(st);
+    if (rc != SQLITE_DONE)
+        fprintf(stderr, "parapet: sqlite: %s: %s\n", sql, sqlite3_errmsg(DB(s)->db));
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? STORE_OK : STORE_ERROR;
+}
+
+static void use(struct sqlite_store *d, struct sqlite_conn *c)
+{
+    d->conn = c;
+    d->db = c->db;
+}
+
+/* Back to the own connection once the write transaction is over (SQLite
+ * may also have ended it by itself: a rollback after some errors). */
+static void end_write(struct sqlite_store *d)
+{
+    if (d->conn != &d->own && sqlite3_get_autocommit(d->db)) {
+        use(d, &d->own);
+        writer_leave(d->writer);
     }
-    return STORE_OK;
 }
 
 int sqlite_begin(struct store *s, bool write)
 {
-    return tx(s, write ? "BEGIN IMMEDIATE" : "BEGIN");
+    struct sqlite_store *d = DB(s);
+    end_write(d);
+    /* A transaction already open on the own connection stays the one in
+     * use, and BEGIN fails on it as it should. */
+    bool take = write && d->writer && d->conn == &d->own && sqlite3_get_autocommit(d->db);
+    if (take) {
+        struct sqlite_conn *c = writer_enter(d->writer, BUSY_TIMEOUT_MS);
+        if (!c) {
+            fprintf(stderr, "parapet: sqlite: BEGIN IMMEDIATE: the write connection is not available\n");
+            return STORE_ERROR;
+        }
+        use(d, c);
+    }
+    int rc = tx(s, write ? begin_write_sql : begin_sql);
+    if (take)
+        end_write(d); /* only if BEGIN failed */
+    return rc;
 }
 
 int sqlite_commit(struct store *s)
 {
-    return tx(s, "COMMIT");
+    int rc = tx(s, commit_sql);
+    end_write(DB(s));
+    return rc;
 }
 
 int sqlite_rollback(struct store *s)
 {
-    return sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, "ROLLBACK");
+    int rc = sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
+    end_write(DB(s));
+    return rc;
 }

@@ -12,13 +12,23 @@
 
 enum { STMT_CACHE_SLOTS = 1024 };
 
-struct sqlite_store {
-    struct store base;
+/* One SQLite connection and its prepared statements. */
+struct sqlite_conn {
     sqlite3 *db;
     struct {
         const char *sql;
         sqlite3_stmt *st;
     } cache[STMT_CACHE_SLOTS];
+};
+
+struct sqlite_writer;
+
+struct sqlite_store {
+    struct store base;
+    sqlite3 *db;              /* the connection in use: conn->db */
+    struct sqlite_conn *conn; /* own, or the shared writer's during a write transaction */
+    struct sqlite_conn own;
+    struct sqlite_writer *writer; /* see sqlite_writer.h; NULL: writes stay on own */
 };
 
 #define DB(s) ((struct sqlite_store *)(s))
@@ -40,6 +50,11 @@ void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size);
 /* The rows of a statement as an array of objects keyed by column name
  * (INTEGER columns as integers, everything else as strings). */
 int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out);
+
+/* Opens (with WAL, synchronous=NORMAL, foreign keys) and closes one
+ * connection; the first open of a fresh database applies the migrations. */
+int db_conn_open(struct sqlite_conn *c, const char *path);
+void db_conn_close(struct sqlite_conn *c);
 
 /* Connection-level operations (sqlite_db.c). */
 void sqlite_close(struct store *s);
