@@ -7,12 +7,7 @@
 #include <string.h>
 
 #include "core/net.h"
-
-#define FUZZ_ASSERT(c)                                                                                       \
-    do {                                                                                                     \
-        if (!(c))                                                                                            \
-            __builtin_trap();                                                                                \
-    } while (0)
+#include "fuzz_assert.h"
 
 static void check_ip(const char *s)
 {

@@ -8,12 +8,7 @@
 #include <string.h>
 
 #include "core/dnsname.h"
-
-#define FUZZ_ASSERT(c)                                                                                       \
-    do {                                                                                                     \
-        if (!(c))                                                                                            \
-            __builtin_trap();                                                                                \
-    } while (0)
+#include "fuzz_assert.h"
 
 static void check_canonical(const char *name, const char *extra, int min_labels)
 {

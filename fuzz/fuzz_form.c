@@ -13,12 +13,7 @@
 
 #include "core/decode.h"
 #include "core/errors.h"
-
-#define FUZZ_ASSERT(c)                                                                                       \
-    do {                                                                                                     \
-        if (!(c))                                                                                            \
-            __builtin_trap();                                                                                \
-    } while (0)
+#include "fuzz_assert.h"
 
 enum { MAX_FILES = 64 };
 

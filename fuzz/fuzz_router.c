@@ -9,12 +9,7 @@
 #include <string.h>
 
 #include "core/router.h"
-
-#define FUZZ_ASSERT(c)                                                                                       \
-    do {                                                                                                     \
-        if (!(c))                                                                                            \
-            __builtin_trap();                                                                                \
-    } while (0)
+#include "fuzz_assert.h"
 
 static struct router *rt;
 

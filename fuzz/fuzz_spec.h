@@ -12,12 +12,7 @@
 #include "core/route.h"
 #include "core/spec.h"
 #include "core/text.h"
-
-#define FUZZ_ASSERT(c)                                                                                       \
-    do {                                                                                                     \
-        if (!(c))                                                                                            \
-            __builtin_trap();                                                                                \
-    } while (0)
+#include "fuzz_assert.h"
 
 /* Specs of our own, listed first so corpus seeds keep their meaning when
  * routes are added to routes.def. */
