@@ -73,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
 
     struct seen seen = {0};
-    struct form_sink sink = {.fields = json_object(), .max_file = (size_t)cap, .on_file = on_file, .ctx = &seen};
+    struct form_sink sink = {
+        .fields = json_object(), .max_file = (size_t)cap, .on_file = on_file, .ctx = &seen};
     /* the model */
     json_t *want = json_object();
     struct decode_error want_err = {0};
@@ -140,7 +141,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(json_equal(sink.fields, want));
         FUZZ_ASSERT(seen.n == want_files);
         for (int i = 0; i < seen.n; i++)
-            FUZZ_ASSERT(seen.f[i].len == want_len[i] && memcmp(seen.f[i].data, want_data[i], want_len[i]) == 0);
+            FUZZ_ASSERT(seen.f[i].len == want_len[i] &&
+                        memcmp(seen.f[i].data, want_data[i], want_len[i]) == 0);
     } else {
         FUZZ_ASSERT(0); /* the sink refused what the model accepts */
     }

@@ -48,7 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct field_spec *specs = fz_pick_spec(data[0]);
     static const char *const cert[] = {"cert", NULL}, *twice[] = {"cert", "cert", NULL},
                              *other[] = {"other", NULL};
-    const char *const *files = data[1] % 4 == 1 ? cert : data[1] % 4 == 2 ? twice : data[1] % 4 == 3 ? other : NULL;
+    const char *const *files = data[1] % 4 == 1   ? cert
+                               : data[1] % 4 == 2 ? twice
+                               : data[1] % 4 == 3 ? other
+                                                  : NULL;
     const char *q = (const char *)data + 2;
     size_t n = size - 2;
     const char *nul = memchr(q, '\0', n);

@@ -225,8 +225,7 @@ static int cmd_asn_import(struct store *s, const char *path)
         fprintf(stderr, "parapet: the import could not be saved\n");
         return 1;
     }
-    return admin_print(
-        json_pack("{s:I,s:I}", "imported", (json_int_t)added, "skipped", (json_int_t)skipped));
+    return admin_print(json_pack("{s:I,s:I}", "imported", (json_int_t)added, "skipped", (json_int_t)skipped));
 }
 
 static int cmd_asn(struct store *s, const char *verb, json_t *a, const char *file)

@@ -45,8 +45,8 @@ static int check_labels(const char *name, const char *extra_chars, int min_label
             return refuse(why, "must have labels of at most 63 characters");
         for (size_t i = 0; i < len; i++) {
             char c = label[i];
-            bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                      (c && strchr(extra_chars, c));
+            bool ok =
+                (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || (c && strchr(extra_chars, c));
             if (!ok) {
                 snprintf(why, DNS_WHY_MAX, "must have labels of letters, digits%s only",
                          *extra_chars ? ", hyphens and underscores" : " and hyphens");

@@ -68,8 +68,8 @@ struct req {
     json_t *path_params;
     json_t *fields; /* checked, normalised fields */
     struct caller caller;
-    struct customer customer; /* the customer acted on, when the route has one */
-    bool keep_changes;        /* commit the transaction even though the reply is an error */
+    struct customer customer;   /* the customer acted on, when the route has one */
+    bool keep_changes;          /* commit the transaction even though the reply is an error */
     void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */
 
     /* reply */

@@ -13,11 +13,11 @@
 
 /* What this pass does with one zone of the snapshot. */
 struct zone_plan {
-    json_t *zone;  /* borrowed: {id, generation, state, spec, deployed} */
-    json_t *use;   /* the spec to serve: the current one, the last served one, or NULL */
-    bool pending;  /* its state changes after this pass */
-    bool refused;  /* pending, and its current spec cannot be served: reason says why */
-    bool waiting;  /* pending, and not servable until the customer adds something: reason says what */
+    json_t *zone; /* borrowed: {id, generation, state, spec, deployed} */
+    json_t *use;  /* the spec to serve: the current one, the last served one, or NULL */
+    bool pending; /* its state changes after this pass */
+    bool refused; /* pending, and its current spec cannot be served: reason says why */
+    bool waiting; /* pending, and not servable until the customer adds something: reason says what */
     char reason[DNS_REASON_MAX + 1];
 };
 
@@ -270,7 +270,8 @@ static bool plan(struct pass *ps, json_t *snapshot)
             /* nothing to transfer from: not served until a master server is added */
             p->waiting = true;
             p->use = NULL;
-            snprintf(p->reason, sizeof p->reason, "waiting for a master server: a zone transfer zone needs one");
+            snprintf(p->reason, sizeof p->reason,
+                     "waiting for a master server: a zone transfer zone needs one");
             const char *said = json_string_value(json_object_get(p->zone, "reason"));
             if (said && strcmp(said, p->reason) == 0)
                 p->pending = p->waiting = false; /* already marked so: nothing to do */

@@ -26,11 +26,11 @@ struct dns_deploy_config {
 };
 
 struct dns_deploy_result {
-    int zones;          /* zones in the store */
-    int deployed;       /* pending zones now deployed */
-    int failed;         /* pending zones now failed */
-    bool installed;     /* a changed zones.conf was installed */
-    char error[512];    /* a failure not tied to one zone ("" if none): zones stay pending */
+    int zones;       /* zones in the store */
+    int deployed;    /* pending zones now deployed */
+    int failed;      /* pending zones now failed */
+    bool installed;  /* a changed zones.conf was installed */
+    char error[512]; /* a failure not tied to one zone ("" if none): zones stay pending */
 };
 
 /* One pass (also `parapet admin dns deploy`). Returns 0, or -1 with

@@ -24,8 +24,8 @@ static void report(const struct dns_deploy_result *res, int rc)
     if (rc != 0)
         fprintf(stderr, "parapet: dns deploy: %s\n", res->error);
     else if (res->installed || res->deployed || res->failed)
-        fprintf(stderr, "parapet: dns deploy: %d zones; %d deployed, %d failed%s\n", res->zones, res->deployed,
-                res->failed, res->installed ? "; new configuration installed" : "");
+        fprintf(stderr, "parapet: dns deploy: %d zones; %d deployed, %d failed%s\n", res->zones,
+                res->deployed, res->failed, res->installed ? "; new configuration installed" : "");
 }
 
 static void *loop(void *arg)

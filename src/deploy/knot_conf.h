@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 struct knot_settings {
-    const char *dir;    /* absolute: knot.conf, zones.conf, zones/, db/, run/ live here */
-    const char *listen; /* knotd's listen address in knot.conf, e.g. "127.0.0.1@5300" */
+    const char *dir;                /* absolute: knot.conf, zones.conf, zones/, db/, run/ live here */
+    const char *listen;             /* knotd's listen address in knot.conf, e.g. "127.0.0.1@5300" */
     const char *const *nameservers; /* NS names written into new zone files */
     int n_nameservers;
 };

@@ -364,7 +364,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         return NULL;
     }
     /* connections come from our listener (see listener.h) */
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
+    unsigned flags =
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
     if (!cfg->plain_http)
         flags |= MHD_USE_TLS;
     struct MHD_OptionItem tls_opts[] = {
@@ -380,8 +381,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
         cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_ARRAY,
-        cfg->plain_http ? none : tls_opts, MHD_OPTION_END);
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
+        MHD_OPTION_ARRAY, cfg->plain_http ? none : tls_opts, MHD_OPTION_END);
     if (!h->daemon || listener_start(h->listener, h->daemon, cfg->max_connections) != 0) {
         fprintf(stderr, "parapet: cannot serve on %s:%d\n", cfg->listen_host, cfg->listen_port);
         listener_close(h->listener);

@@ -40,8 +40,9 @@ static void signers_from_text(struct dns_zone *z, const char *text)
 static int insert_masters(struct store *s, const struct dns_zone *z)
 {
     static const char del[] = "DELETE FROM dns_master_servers WHERE zone_id = ?";
-    static const char ins[] = "INSERT INTO dns_master_servers (zone_id, position, ip, key_name, secret, algorithm) "
-                              "VALUES (?, ?, ?, ?, ?, ?)";
+    static const char ins[] =
+        "INSERT INTO dns_master_servers (zone_id, position, ip, key_name, secret, algorithm) "
+        "VALUES (?, ?, ?, ?, ?, ?)";
     sqlite3_stmt *st = db_stmt(s, del);
     if (!st)
         return STORE_ERROR;
@@ -135,7 +136,8 @@ int sq_dns_zone_get(struct store *s, const char *customer_id, const char *name, 
 {
     static char sql[256];
     if (!sql[0]) /* built once; the statement cache keys on this address */
-        snprintf(sql, sizeof sql, "SELECT %s FROM dns_zones WHERE customer_id = ? AND name = ?", zone_columns);
+        snprintf(sql, sizeof sql, "SELECT %s FROM dns_zones WHERE customer_id = ? AND name = ?",
+                 zone_columns);
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -305,8 +307,9 @@ int sq_dns_deploy_snapshot(struct store *s, json_t **out)
         "SELECT id, generation, deploy_state, deployed_spec, name, is_zone_transfer, enable_dnssec, "
         "enable_root_cname, multi_signer_enabled, multi_signer_ips, customer_id, deploy_reason "
         "FROM dns_zones ORDER BY name";
-    static const char masters_sql[] = "SELECT zone_id, ip, key_name, secret, algorithm FROM dns_master_servers "
-                                      "ORDER BY zone_id, position";
+    static const char masters_sql[] =
+        "SELECT zone_id, ip, key_name, secret, algorithm FROM dns_master_servers "
+        "ORDER BY zone_id, position";
     *out = NULL;
     sqlite3_stmt *st = db_stmt(s, zones_sql);
     if (!st)
@@ -320,12 +323,12 @@ int sq_dns_deploy_snapshot(struct store *s, json_t **out)
             "zone_transfer", sqlite3_column_int(st, 5), "dnssec", sqlite3_column_int(st, 6), "root_cname",
             sqlite3_column_int(st, 7), "multi_signer", "enabled", sqlite3_column_int(st, 8), "ip",
             json_loads((const char *)sqlite3_column_text(st, 9), 0, NULL), "masters");
-        json_t *zone = json_pack("{s:I,s:I,s:s,s:s,s:s,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0),
-                                 "generation", (json_int_t)sqlite3_column_int64(st, 1), "state",
-                                 (const char *)sqlite3_column_text(st, 2), "reason",
-                                 (const char *)sqlite3_column_text(st, 11), "customer_id",
-                                 (const char *)sqlite3_column_text(st, 10), "spec", spec, "deployed",
-                                 deployed ? json_loads(deployed, 0, NULL) : json_null());
+        json_t *zone = json_pack(
+            "{s:I,s:I,s:s,s:s,s:s,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0), "generation",
+            (json_int_t)sqlite3_column_int64(st, 1), "state", (const char *)sqlite3_column_text(st, 2),
+            "reason", (const char *)sqlite3_column_text(st, 11), "customer_id",
+            (const char *)sqlite3_column_text(st, 10), "spec", spec, "deployed",
+            deployed ? json_loads(deployed, 0, NULL) : json_null());
         char key[24];
         snprintf(key, sizeof key, "%lld", (long long)sqlite3_column_int64(st, 0));
         json_object_set(by_id, key, spec);

@@ -105,8 +105,8 @@ enum {
 #define DNS_STATE_FAILED   "failed"
 
 struct dns_master {
-    char ip[64];                            /* canonical address */
-    char key_name[DNS_ZONE_NAME_MAX + 1];   /* "" when the master takes no TSIG */
+    char ip[64];                          /* canonical address */
+    char key_name[DNS_ZONE_NAME_MAX + 1]; /* "" when the master takes no TSIG */
     char secret[DNS_SECRET_MAX + 1];
     char algorithm[16];
 };

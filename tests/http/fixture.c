@@ -192,8 +192,8 @@ static int start_knotd(struct fixture *fx)
         fprintf(stderr, "setup: admin dns deploy failed\n");
         return -1;
     }
-    snprintf(cmd, sizeof cmd, "exec knotd -c '%s/knot/knot.conf' 2>>'%s/knotd.log' >>'%s/knotd.log'", fx->data,
-             fx->data, fx->data);
+    snprintf(cmd, sizeof cmd, "exec knotd -c '%s/knot/knot.conf' 2>>'%s/knotd.log' >>'%s/knotd.log'",
+             fx->data, fx->data, fx->data);
     fx->knotd_pid = process_start(cmd, fx->dns_port, fx->log);
     return fx->knotd_pid > 0 ? 0 : -1;
 }

@@ -306,9 +306,9 @@ static int graceful_shutdown(struct fixture *fx)
 static int connection_limits(struct fixture *fx)
 {
     int port = free_port();
-    pid_t pid = server_start(fx->bin, fx->data, port,
-                             "--plain-http --max-connections-per-ip 2 --request-timeout 2 --no-dns-deploy",
-                             fx->log);
+    pid_t pid =
+        server_start(fx->bin, fx->data, port,
+                     "--plain-http --max-connections-per-ip 2 --request-timeout 2 --no-dns-deploy", fx->log);
     if (pid < 0)
         return FAIL("cannot start a server");
     int bad = 0;
@@ -365,8 +365,9 @@ static int dual_stack(struct fixture *fx)
 {
     int port = free_port();
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "exec %s serve --data '%s' --listen '[::]:%d' --plain-http --no-dns-deploy 2>>'%s'",
-             fx->bin, fx->data, port, fx->log);
+    snprintf(cmd, sizeof cmd,
+             "exec %s serve --data '%s' --listen '[::]:%d' --plain-http --no-dns-deploy 2>>'%s'", fx->bin,
+             fx->data, port, fx->log);
     pid_t pid = process_start(cmd, port, fx->log);
     if (pid < 0)
         return FAIL("cannot start a server on [::]");

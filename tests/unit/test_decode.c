@@ -37,7 +37,7 @@ TEST(query_basics)
     CHECK_STR(q("a=1&b=two"), "{\"a\":\"1\",\"b\":\"two\"}");
     CHECK_STR(q("q=a+b%20c%2Bd"), "{\"q\":\"a b c+d\"}");
     CHECK_STR(q("x%20y=1"), "{\"x y\":\"1\"}"); /* names are decoded too */
-    CHECK_STR(q("flag"), "{\"flag\":\"\"}");   /* no '=': an empty value */
+    CHECK_STR(q("flag"), "{\"flag\":\"\"}");    /* no '=': an empty value */
     CHECK_STR(q("flag="), "{\"flag\":\"\"}");
     CHECK_STR(q("a=b=c"), "{\"a\":\"b=c\"}"); /* only the first '=' splits */
     CHECK_STR(q("%C3%A9=%E2%82%AC"), "{\"\xC3\xA9\":\"\xE2\x82\xAC\"}");
@@ -81,7 +81,7 @@ TEST(query_nul_and_utf8)
     CHECK_STR(q("a=x%00y"), "ERR 40000005 a: must not contain a NUL byte");
     CHECK_STR(q("a%00b=1"), "ERR 40000001 a field name contains a NUL byte");
     CHECK_STR(q("a=%FF"), "ERR 40000005 a: is not valid UTF-8");
-    CHECK_STR(q("a=%C0%80"), "ERR 40000005 a: is not valid UTF-8"); /* overlong NUL */
+    CHECK_STR(q("a=%C0%80"), "ERR 40000005 a: is not valid UTF-8");    /* overlong NUL */
     CHECK_STR(q("a=%ED%A0%80"), "ERR 40000005 a: is not valid UTF-8"); /* surrogate */
     CHECK_STR(q("%FF=1"), "ERR 40000001 a field name is not valid UTF-8");
     CHECK_STR(q("a=\xC3\xA9"), "{\"a\":\"\xC3\xA9\"}"); /* raw UTF-8 bytes pass */
@@ -206,13 +206,14 @@ TEST(json_body)
     CHECK_STR(jb("\"x\""), "ERR 40000002 body must be a JSON object");
     CHECK_STR(jb("1"), "ERR 40000002 body must be a JSON object");
     CHECK_STR(jb("null"), "ERR 40000002 body must be a JSON object");
-    CHECK(strncmp(jb("{\"a\":1,\"a\":2}"), "ERR 40000002 body is not valid JSON: duplicate object key", 57) == 0);
+    CHECK(strncmp(jb("{\"a\":1,\"a\":2}"), "ERR 40000002 body is not valid JSON: duplicate object key", 57) ==
+          0);
     CHECK(strncmp(jb(""), "ERR 40000002 body is not valid JSON: ", 37) == 0);
     CHECK(strncmp(jb("{\"a\":"), "ERR 40000002 body is not valid JSON: ", 37) == 0);
     CHECK(strstr(jb("{\n\"a\":\n}"), "(line 3, column 1)") != NULL);
-    CHECK(strncmp(jb("{} x"), "ERR 40000002", 12) == 0);         /* trailing garbage */
+    CHECK(strncmp(jb("{} x"), "ERR 40000002", 12) == 0);                /* trailing garbage */
     CHECK(strncmp(jb("{\"a\":\"\\u0000\"}"), "ERR 40000002", 12) == 0); /* NUL in a string */
-    CHECK(strncmp(jb("{\"a\":\"\xFF\"}"), "ERR 40000002", 12) == 0);     /* invalid UTF-8 */
+    CHECK(strncmp(jb("{\"a\":\"\xFF\"}"), "ERR 40000002", 12) == 0);    /* invalid UTF-8 */
     CHECK(strncmp(jb("{\"a\":NaN}"), "ERR 40000002", 12) == 0);
 
     struct decode_error e = {0};
@@ -409,5 +410,5 @@ UNIT_MAIN(UNIT_CASE(query_basics), UNIT_CASE(query_empty_pairs), UNIT_CASE(query
           UNIT_CASE(query_broken_escapes), UNIT_CASE(query_nul_and_utf8), UNIT_CASE(query_partial_and_length),
           UNIT_CASE(query_key_length_limit), UNIT_CASE(query_field_count_limit), UNIT_CASE(fields_add_direct),
           UNIT_CASE(json_body), UNIT_CASE(form_split_values), UNIT_CASE(form_many_pieces),
-          UNIT_CASE(form_repeated_keys), UNIT_CASE(form_files), UNIT_CASE(form_file_cap), UNIT_CASE(form_text_cap),
-          UNIT_CASE(form_bad_input))
+          UNIT_CASE(form_repeated_keys), UNIT_CASE(form_files), UNIT_CASE(form_file_cap),
+          UNIT_CASE(form_text_cap), UNIT_CASE(form_bad_input))

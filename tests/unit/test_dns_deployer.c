@@ -21,19 +21,20 @@ static const char *const nameservers[] = {"ns1.test.example"};
 static void write_fake_knotc(void)
 {
     snprintf(fake_knotc, sizeof fake_knotc, "%s/knotc", dir);
-    files_replace(fake_knotc,
-                  "#!/bin/sh\n"
-                  "[ \"$3\" = conf-check ] || exit 0\n"
-                  "cand=\"$(dirname \"$2\")/zones.conf.new\"\n"
-                  "if [ -n \"$REFUSE\" ] && grep -q \"$REFUSE\" \"$cand\"; then\n"
-                  "  echo \"error: config, file '$cand', line 7, item 'secret', value 'c2VjcmV0' (refused)\" >&2\n"
-                  "  exit 1\n"
-                  "fi\n"
-                  "if [ -n \"$REFUSE_PAIRS\" ] && [ \"$(grep -c 'domain:' \"$cand\")\" -gt 1 ]; then\n"
-                  "  echo \"error: config, file '$cand', line 1, (too many zones together)\" >&2\n"
-                  "  exit 1\n"
-                  "fi\n"
-                  "exit 0\n");
+    files_replace(
+        fake_knotc,
+        "#!/bin/sh\n"
+        "[ \"$3\" = conf-check ] || exit 0\n"
+        "cand=\"$(dirname \"$2\")/zones.conf.new\"\n"
+        "if [ -n \"$REFUSE\" ] && grep -q \"$REFUSE\" \"$cand\"; then\n"
+        "  echo \"error: config, file '$cand', line 7, item 'secret', value 'c2VjcmV0' (refused)\" >&2\n"
+        "  exit 1\n"
+        "fi\n"
+        "if [ -n \"$REFUSE_PAIRS\" ] && [ \"$(grep -c 'domain:' \"$cand\")\" -gt 1 ]; then\n"
+        "  echo \"error: config, file '$cand', line 1, (too many zones together)\" >&2\n"
+        "  exit 1\n"
+        "fi\n"
+        "exit 0\n");
     chmod(fake_knotc, 0700);
 }
 
@@ -55,7 +56,8 @@ static void setup(void)
         .interval_s = 5,
     };
     struct portal p = {.id = "00000000000000p1", .name = "P"};
-    struct customer c = {.id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_dns = true};
+    struct customer c = {
+        .id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_dns = true};
     db->ops->portal_create(db, &p);
     db->ops->customer_create(db, &c);
 }

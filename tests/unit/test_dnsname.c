@@ -21,8 +21,8 @@ TEST(canonical_form)
     CHECK_STR(zone("Bücher.example"), "xn--bcher-kva.example");
     CHECK_STR(zone("XN--BCHER-KVA.example"), "xn--bcher-kva.example");
     CHECK_STR(zone("例え.テスト"), "xn--r8jz45g.xn--zckzah");
-    CHECK_STR(zone("ｅｘａｍｐｌｅ.com"), "example.com");            /* UTS #46 width mapping */
-    CHECK_STR(zone("straße.de"), "xn--strae-oqa.de");                /* non-transitional */
+    CHECK_STR(zone("ｅｘａｍｐｌｅ.com"), "example.com");                /* UTS #46 width mapping */
+    CHECK_STR(zone("straße.de"), "xn--strae-oqa.de");                    /* non-transitional */
     CHECK_STR(zone("1.168.192.in-addr.arpa"), "1.168.192.in-addr.arpa"); /* digits fine below the top */
     CHECK_STR(zone("a-b.c-d.example"), "a-b.c-d.example");
 }
@@ -44,7 +44,8 @@ TEST(refused_names)
     CHECK_STR(zone_why("ab--cd.example"),
               "must not have '--' as the third and fourth characters of a label (kept for Punycode)");
     CHECK(zone("☃.example") == NULL);
-    CHECK(zone("a\xe2\x80\x8d" "b.example") == NULL); /* zero-width joiner out of context */
+    CHECK(zone("a\xe2\x80\x8d"
+               "b.example") == NULL); /* zero-width joiner out of context */
 }
 
 TEST(lengths)
@@ -85,12 +86,12 @@ TEST(base64)
     CHECK_INT(base64_decoded_length("c2VjcmV0c2U="), 8);
     CHECK_INT(base64_decoded_length("+/+/"), 3);
     CHECK_INT(base64_decoded_length(""), -1);
-    CHECK_INT(base64_decoded_length("c2VjcmV"), -1);    /* not a multiple of 4 */
-    CHECK_INT(base64_decoded_length("c2Vj cmV0"), -1);  /* space */
+    CHECK_INT(base64_decoded_length("c2VjcmV"), -1);      /* not a multiple of 4 */
+    CHECK_INT(base64_decoded_length("c2Vj cmV0"), -1);    /* space */
     CHECK_INT(base64_decoded_length("c2VjcmV0c2V="), -1); /* padding over non-zero bits */
-    CHECK_INT(base64_decoded_length("c2Vj=mV0"), -1);   /* padding inside */
+    CHECK_INT(base64_decoded_length("c2Vj=mV0"), -1);     /* padding inside */
     CHECK_INT(base64_decoded_length("===="), -1);
-    CHECK_INT(base64_decoded_length("c2-_"), -1);       /* the URL alphabet is not taken */
+    CHECK_INT(base64_decoded_length("c2-_"), -1); /* the URL alphabet is not taken */
 }
 
 UNIT_MAIN(UNIT_CASE(canonical_form), UNIT_CASE(refused_names), UNIT_CASE(lengths), UNIT_CASE(key_names),

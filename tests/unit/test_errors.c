@@ -108,7 +108,8 @@ TEST(every_code_documented_with_its_status)
             }
         }
         if (found != 1) {
-            fprintf(stderr, "  %s (%ld) is listed %d times in docs/errors.md\n", cat[i].name, cat[i].code, found);
+            fprintf(stderr, "  %s (%ld) is listed %d times in docs/errors.md\n", cat[i].name, cat[i].code,
+                    found);
             CHECK(0);
         }
     }
@@ -170,5 +171,6 @@ TEST(lookups_match_catalogue)
     CHECK_INT(err_status(E_METHOD), 405);
 }
 
-UNIT_MAIN(UNIT_CASE(doc_found), UNIT_CASE(every_code_documented_with_its_status), UNIT_CASE(no_undocumented_extras),
-          UNIT_CASE(code_shape), UNIT_CASE(codes_unique_and_ascending), UNIT_CASE(lookups_match_catalogue))
+UNIT_MAIN(UNIT_CASE(doc_found), UNIT_CASE(every_code_documented_with_its_status),
+          UNIT_CASE(no_undocumented_extras), UNIT_CASE(code_shape), UNIT_CASE(codes_unique_and_ascending),
+          UNIT_CASE(lookups_match_catalogue))

@@ -38,14 +38,15 @@ TEST(standard_and_signed_zones)
 
 TEST(secondary_with_keys_and_multi_signer)
 {
-    json_t *s = specs(
-        "[{\"name\":\"x.example\",\"zone_transfer\":true,\"dnssec\":true,\"root_cname\":false,"
-        "\"multi_signer\":{\"enabled\":true,\"ip\":[\"198.51.100.1\",\"2001:db8::1\"]},"
-        "\"masters\":[{\"ip\":\"192.0.2.1\",\"key_name\":\"k1\",\"secret\":\"c2VjcmV0\",\"algorithm\":\"hmac-sha256\"},"
-        "{\"ip\":\"192.0.2.2\"}]},"
-        "{\"name\":\"y.example\",\"zone_transfer\":true,\"dnssec\":false,\"root_cname\":false,"
-        "\"multi_signer\":{\"enabled\":true,\"ip\":[\"198.51.100.1\"]},"
-        "\"masters\":[{\"ip\":\"192.0.2.3\",\"key_name\":\"k1\",\"secret\":\"c2VjcmV0\",\"algorithm\":\"hmac-sha256\"}]}]");
+    json_t *s = specs("[{\"name\":\"x.example\",\"zone_transfer\":true,\"dnssec\":true,\"root_cname\":false,"
+                      "\"multi_signer\":{\"enabled\":true,\"ip\":[\"198.51.100.1\",\"2001:db8::1\"]},"
+                      "\"masters\":[{\"ip\":\"192.0.2.1\",\"key_name\":\"k1\",\"secret\":\"c2VjcmV0\","
+                      "\"algorithm\":\"hmac-sha256\"},"
+                      "{\"ip\":\"192.0.2.2\"}]},"
+                      "{\"name\":\"y.example\",\"zone_transfer\":true,\"dnssec\":false,\"root_cname\":false,"
+                      "\"multi_signer\":{\"enabled\":true,\"ip\":[\"198.51.100.1\"]},"
+                      "\"masters\":[{\"ip\":\"192.0.2.3\",\"key_name\":\"k1\",\"secret\":\"c2VjcmV0\","
+                      "\"algorithm\":\"hmac-sha256\"}]}]");
     size_t bad = 99;
     char why[128] = "";
     char *text = knot_render_zones(s, &bad, why, sizeof why);
@@ -120,8 +121,8 @@ TEST(no_zones)
 TEST(main_and_zone_file)
 {
     const char *ns[] = {"ns1.provider.example", "ns2.provider.example"};
-    struct knot_settings k = {.dir = "/var/lib/parapet/knot", .listen = "192.0.2.53@53", .nameservers = ns,
-                              .n_nameservers = 2};
+    struct knot_settings k = {
+        .dir = "/var/lib/parapet/knot", .listen = "192.0.2.53@53", .nameservers = ns, .n_nameservers = 2};
     char *main_conf = knot_render_main(&k, "/var/lib/parapet/knot/zones.conf");
     CHECK(strstr(main_conf, "    rundir: \"/var/lib/parapet/knot/run\"\n") != NULL);
     CHECK(strstr(main_conf, "    listen: \"192.0.2.53@53\"\n") != NULL);

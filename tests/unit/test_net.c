@@ -30,16 +30,15 @@ static const char *cidr_canon(const char *s, int flags)
     return out;
 }
 
-static struct cidr C(const char *s)
-{
+static struct cidr C(const char *s) {
     struct cidr c;
     if (cidr_parse(s, CIDR_ALLOW_BARE, &c) != 0)
         fprintf(stderr, "  bad fixture %s\n", s);
     return c;
 }
 
-static struct ip_addr A(const char *s)
-{
+static struct ip_addr
+A(const char *s) {
     struct ip_addr a;
     if (ip_parse(s, &a) != 0)
         fprintf(stderr, "  bad fixture %s\n", s);
@@ -60,9 +59,9 @@ TEST(ipv4_valid)
 TEST(ipv4_invalid)
 {
     static const char *bad[] = {
-        "",         "01.2.3.4",  "1.2.3.04", "1.2.3.00", "256.1.1.1", "1.2.3.256", "1.2.3",
-        "1.2.3.4.5", "1..3.4",   "1.2.3.4.", ".1.2.3.4", " 1.2.3.4",  "1.2.3.4 ",  "a.b.c.d",
-        "-1.2.3.4", "0x1.2.3.4", "1.2.3.4/", "1,2,3,4",  "999999999999.1.1.1",
+        "",          "01.2.3.4",  "1.2.3.04", "1.2.3.00", "256.1.1.1",          "1.2.3.256", "1.2.3",
+        "1.2.3.4.5", "1..3.4",    "1.2.3.4.", ".1.2.3.4", " 1.2.3.4",           "1.2.3.4 ",  "a.b.c.d",
+        "-1.2.3.4",  "0x1.2.3.4", "1.2.3.4/", "1,2,3,4",  "999999999999.1.1.1",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct ip_addr a;
@@ -84,7 +83,7 @@ TEST(ipv6_valid_and_canonical)
     CHECK(memcmp(a.b, zero, 16) == 0);
     CHECK_STR(ip_canon("::1"), "::1");
     CHECK_STR(ip_canon("2001:0DB8:0000:0000:0000:0000:0000:0001"), "2001:db8::1");
-    CHECK_STR(ip_canon("2001:db8:0:0:1:0:0:1"), "2001:db8::1:0:0:1"); /* first longest run */
+    CHECK_STR(ip_canon("2001:db8:0:0:1:0:0:1"), "2001:db8::1:0:0:1");    /* first longest run */
     CHECK_STR(ip_canon("2001:db8:0:1:1:1:1:1"), "2001:db8:0:1:1:1:1:1"); /* one 0 stays */
     CHECK_STR(ip_canon("1:2:3:4:5:6:7:8"), "1:2:3:4:5:6:7:8");
     CHECK_STR(ip_canon("fe80::"), "fe80::");
@@ -108,9 +107,21 @@ TEST(ipv6_embedded_v4)
 TEST(ipv6_invalid)
 {
     static const char *bad[] = {
-        ":",           ":::",          "1::2::3",          "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7",
-        "12345::",     "00001::",      "g::",              "fe80::1%eth0",      "fe80::1%1",
-        "[::1]",       "::1 ",         " ::1",             "1:2:3:4:5:6:7:8::", "2001:db8::/32",
+        ":",
+        ":::",
+        "1::2::3",
+        "1:2:3:4:5:6:7:8:9",
+        "1:2:3:4:5:6:7",
+        "12345::",
+        "00001::",
+        "g::",
+        "fe80::1%eth0",
+        "fe80::1%1",
+        "[::1]",
+        "::1 ",
+        " ::1",
+        "1:2:3:4:5:6:7:8::",
+        "2001:db8::/32",
         "::ffff:1.2.3.4.5",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -167,9 +178,9 @@ TEST(cidr_prefix_bounds)
 TEST(cidr_bad_syntax)
 {
     static const char *bad[] = {
-        "1.2.3.4/",   "/24",      "/",           "1.2.3.4/08", "1.2.3.4/-1", "1.2.3.4/+8", "1.2.3.4/ 8",
-        "1.2.3.4/8 ", "1.2.3.4/8/8", "1.2.3.4/0008", "1.2.3.4/1a", "01.2.3.4/8", "::1%lo/128", "1.2.3/24",
-        "",
+        "1.2.3.4/",   "/24",        "/",          "1.2.3.4/08",  "1.2.3.4/-1",
+        "1.2.3.4/+8", "1.2.3.4/ 8", "1.2.3.4/8 ", "1.2.3.4/8/8", "1.2.3.4/0008",
+        "1.2.3.4/1a", "01.2.3.4/8", "::1%lo/128", "1.2.3/24",    "",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         struct cidr c;
@@ -264,13 +275,16 @@ TEST(cidr_sizes)
 
 TEST(special_addresses)
 {
-    static const char *special[] = {"0.0.0.0", "0.1.2.3", "127.0.0.1", "169.254.0.1", "224.0.0.1",
-                                    "239.1.1.1", "240.0.0.1", "255.255.255.255", "::", "::1",
-                                    "ff02::1", "fe80::1", "febf::1", "::ffff:127.0.0.1", "::ffff:0.0.0.0"};
-    static const char *ordinary[] = {"10.0.0.1", "192.168.1.1", "192.0.2.1", "1.0.0.0", "126.255.255.255",
-                                     "128.0.0.1", "169.253.0.1", "169.255.0.1", "223.255.255.255",
-                                     "2001:db8::1", "::2", "fec0::1", "fe7f::1", "fc00::1", "::ffff:192.0.2.1",
-                                     "::127.0.0.1"};
+    static const char *special[] = {"0.0.0.0",     "0.1.2.3",          "127.0.0.1",
+                                    "169.254.0.1", "224.0.0.1",        "239.1.1.1",
+                                    "240.0.0.1",   "255.255.255.255",  "::",
+                                    "::1",         "ff02::1",          "fe80::1",
+                                    "febf::1",     "::ffff:127.0.0.1", "::ffff:0.0.0.0"};
+    static const char *ordinary[] = {
+        "10.0.0.1",   "192.168.1.1", "192.0.2.1",   "1.0.0.0",         "126.255.255.255",
+        "128.0.0.1",  "169.253.0.1", "169.255.0.1", "223.255.255.255", "2001:db8::1",
+        "::2",        "fec0::1",     "fe7f::1",     "fc00::1",         "::ffff:192.0.2.1",
+        "::127.0.0.1"};
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
         struct ip_addr a = A(special[i]);
         if (!ip_is_special(&a)) {
@@ -296,7 +310,8 @@ TEST(unmapping)
     struct ip_addr v6 = A("2001:db8::ffff:c000:207"), same = v6; /* not the mapped prefix */
     ip_unmap(&v6);
     CHECK(memcmp(&v6, &same, sizeof v6) == 0);
-    struct ip_addr compat = A("::192.0.2.7"), compat_same = compat; /* deprecated compatible form: left alone */
+    struct ip_addr compat = A("::192.0.2.7"),
+                   compat_same = compat; /* deprecated compatible form: left alone */
     ip_unmap(&compat);
     CHECK(memcmp(&compat, &compat_same, sizeof compat) == 0);
     ip_unmap(&v4);
@@ -305,8 +320,8 @@ TEST(unmapping)
 
 TEST(round_trips)
 {
-    static const char *blocks[] = {"10.0.0.0/8", "192.0.2.128/25", "2001:db8::/32", "::/0", "::ffff:1.2.3.0/120",
-                                   "fe80::/10", "1.2.3.4/32"};
+    static const char *blocks[] = {"10.0.0.0/8",         "192.0.2.128/25", "2001:db8::/32", "::/0",
+                                   "::ffff:1.2.3.0/120", "fe80::/10",      "1.2.3.4/32"};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
         char text[NET_TEXT_MAX];
         strcpy(text, cidr_canon(blocks[i], CIDR_REJECT_HOST_BITS));
@@ -320,7 +335,7 @@ TEST(round_trips)
 }
 
 UNIT_MAIN(UNIT_CASE(ipv4_valid), UNIT_CASE(ipv4_invalid), UNIT_CASE(ipv6_valid_and_canonical),
-          UNIT_CASE(ipv6_embedded_v4), UNIT_CASE(ipv6_invalid), UNIT_CASE(ip_longest_text), UNIT_CASE(cidr_flags),
-          UNIT_CASE(cidr_prefix_bounds), UNIT_CASE(cidr_bad_syntax), UNIT_CASE(cidr_contains_addresses),
-          UNIT_CASE(cidr_contains_blocks), UNIT_CASE(cidr_lists), UNIT_CASE(cidr_sizes),
-          UNIT_CASE(special_addresses), UNIT_CASE(unmapping), UNIT_CASE(round_trips))
+          UNIT_CASE(ipv6_embedded_v4), UNIT_CASE(ipv6_invalid), UNIT_CASE(ip_longest_text),
+          UNIT_CASE(cidr_flags), UNIT_CASE(cidr_prefix_bounds), UNIT_CASE(cidr_bad_syntax),
+          UNIT_CASE(cidr_contains_addresses), UNIT_CASE(cidr_contains_blocks), UNIT_CASE(cidr_lists),
+          UNIT_CASE(cidr_sizes), UNIT_CASE(special_addresses), UNIT_CASE(unmapping), UNIT_CASE(round_trips))

@@ -43,7 +43,7 @@ TEST(decimals)
     CHECK_INT(parse("1.50K"), 1500);
     CHECK_INT(parse("1.5G"), 1500000000);
     CHECK_INT(parse("1.999G"), 1999000000);
-    CHECK_INT(parse("1.0"), 1); /* whole once scaled */
+    CHECK_INT(parse("1.0"), 1);  /* whole once scaled */
     CHECK_INT(parse("1.5"), -1); /* not a whole number */
     CHECK_INT(parse("0.5"), -1);
     CHECK_INT(parse("1.0005K"), -1); /* more than 3 decimals */
@@ -56,9 +56,9 @@ TEST(decimals)
 
 TEST(bad_syntax)
 {
-    static const char *bad[] = {"",    "K",     "k",   "-1",   "+1",   "-1K",  " 1K",   "1K ", "1 K",
-                                "\t1", "1\n",   "010K", "00",  "01",   "1T",   "1KB",   "1KK", "K1",
-                                "1e3", "0x10",  "1,5K", "one", "1.5 M", "1/2", "1K\x01"};
+    static const char *bad[] = {"",    "K",    "k",    "-1",  "+1",    "-1K", " 1K",   "1K ", "1 K",
+                                "\t1", "1\n",  "010K", "00",  "01",    "1T",  "1KB",   "1KK", "K1",
+                                "1e3", "0x10", "1,5K", "one", "1.5 M", "1/2", "1K\x01"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         uint64_t v = 42;
         int rc = rate_parse(bad[i], UINT64_MAX, &v);
@@ -82,12 +82,12 @@ TEST(limits_and_overflow)
     CHECK(v == 7); /* untouched on failure */
     CHECK_INT(rate_parse("0", 0, &v), 0);
     CHECK_INT(rate_parse("1", 0, &v), -2);
-    CHECK_INT(parse("99999999999999999999"), -2);  /* 20 digits, above 2^64 */
-    CHECK_INT(parse("18446744073709551616"), -2);  /* 2^64 */
-    CHECK_INT(parse("18446744073709552K"), -2);    /* the scaling overflows */
-    CHECK_INT(parse("18446744073.709552G"), -1);   /* 4 decimals: syntax first */
+    CHECK_INT(parse("99999999999999999999"), -2); /* 20 digits, above 2^64 */
+    CHECK_INT(parse("18446744073709551616"), -2); /* 2^64 */
+    CHECK_INT(parse("18446744073709552K"), -2);   /* the scaling overflows */
+    CHECK_INT(parse("18446744073.709552G"), -1);  /* 4 decimals: syntax first */
     CHECK_INT(parse("18446744074G"), -2);
-    CHECK_INT(parse("18446744073.71G"), -2);       /* whole part fits, the fraction overflows */
+    CHECK_INT(parse("18446744073.71G"), -2); /* whole part fits, the fraction overflows */
     CHECK_INT(rate_parse("18446744073709551615", UINT64_MAX, &v), 0);
     CHECK(v == UINT64_MAX); /* the largest value is still a value */
     CHECK_INT(rate_parse("18446744073709551614", UINT64_MAX, &v), 0);
@@ -123,15 +123,26 @@ TEST(format)
 
 TEST(round_trip)
 {
-    static const uint64_t values[] = {0,          1,          999,         1000,           1001,
-                                      2500,       999999,     1000000,     1234567,        1000000000,
-                                      1500000000, 1000000001, 123456789012ULL, 100000000000000ULL};
+    static const uint64_t values[] = {0,
+                                      1,
+                                      999,
+                                      1000,
+                                      1001,
+                                      2500,
+                                      999999,
+                                      1000000,
+                                      1234567,
+                                      1000000000,
+                                      1500000000,
+                                      1000000001,
+                                      123456789012ULL,
+                                      100000000000000ULL};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
         uint64_t back = 0;
         int rc = rate_parse(fmt(values[i]), UINT64_MAX, &back);
         if (rc != 0 || back != values[i]) {
-            fprintf(stderr, "  %llu -> \"%s\" -> %d %llu\n", (unsigned long long)values[i], fmt(values[i]), rc,
-                    (unsigned long long)back);
+            fprintf(stderr, "  %llu -> \"%s\" -> %d %llu\n", (unsigned long long)values[i], fmt(values[i]),
+                    rc, (unsigned long long)back);
             CHECK(0);
         }
     }

@@ -6,11 +6,13 @@
 
 #include "unit.h"
 
-#define R(id_, m_, path_) {.id = (id_), .method = (m_), .path = (path_)}
+#define R(id_, m_, path_)                                                                                    \
+    {                                                                                                        \
+        .id = (id_), .method = (m_), .path = (path_)                                                         \
+    }
 
 static const struct route table[] = {
-    R("cust.list", M_GET, "/spe/customers"),
-    R("cust.get", M_GET, "/spe/customer/{customer_id}"),
+    R("cust.list", M_GET, "/spe/customers"), R("cust.get", M_GET, "/spe/customer/{customer_id}"),
     R("cust.del", M_DELETE, "/spe/customer/{customer_id}"),
     R("site.get", M_GET, "/spe/customer/{customer_id}/op/site/{site_id}"),
     /* a literal segment next to a parameter at the same depth */
@@ -19,8 +21,7 @@ static const struct route table[] = {
     R("apf.get", M_GET, "/specp/ap/site/{site_id}/advanced-payload-filtering/{filter_id}"),
     R("apf.delete", M_DELETE, "/specp/ap/site/{site_id}/advanced-payload-filtering/{filter_id}"),
     /* the literal branch dead-ends for /x/1/literal/other: back to {b} */
-    R("bt.literal", M_GET, "/x/{a}/literal/end"),
-    R("bt.param", M_GET, "/x/{a}/{b}/other"),
+    R("bt.literal", M_GET, "/x/{a}/literal/end"), R("bt.param", M_GET, "/x/{a}/{b}/other"),
     R("token", M_POST, "/oauth/access_token"),
     R("oauthx", M_GET, "/oauthx"), /* not an /oauth/ path: under /api */
 };
@@ -130,7 +131,7 @@ TEST(odd_paths)
     CHECK_STR(match(M_GET, "api/spe/customers"), "404");
     CHECK_STR(match(M_GET, "/api/spe"), "404");
     CHECK_STR(match(M_GET, "/API/spe/customers"), "404");
-    CHECK_STR(match(M_GET, "/spe/customers"), "404"); /* no /api prefix */
+    CHECK_STR(match(M_GET, "/spe/customers"), "404");           /* no /api prefix */
     CHECK_STR(match(M_POST, "/api/oauth/access_token"), "404"); /* /oauth is not under /api */
     CHECK_STR(match(M_GET, "/oauthx"), "404");
     CHECK_STR(match(M_GET, "/api/oauthx"), "oauthx");
@@ -238,6 +239,6 @@ TEST(cleanup)
 }
 
 UNIT_MAIN(UNIT_CASE(build), UNIT_CASE(literal_and_params), UNIT_CASE(literal_wins_over_param),
-          UNIT_CASE(backtracking), UNIT_CASE(methods), UNIT_CASE(percent_decoded_params), UNIT_CASE(odd_paths),
-          UNIT_CASE(path_limits), UNIT_CASE(full_paths), UNIT_CASE(build_rejects_clashes),
-          UNIT_CASE(real_table_round_trip), UNIT_CASE(cleanup))
+          UNIT_CASE(backtracking), UNIT_CASE(methods), UNIT_CASE(percent_decoded_params),
+          UNIT_CASE(odd_paths), UNIT_CASE(path_limits), UNIT_CASE(full_paths),
+          UNIT_CASE(build_rejects_clashes), UNIT_CASE(real_table_round_trip), UNIT_CASE(cleanup))

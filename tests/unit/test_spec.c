@@ -89,7 +89,8 @@ TEST(text_integers)
     CHECK_STR(TQ(basic, "{'name':'a','n':'0'}"), "ERR 40000005 n: must be an integer from 1 to 100");
     CHECK_STR(TQ(basic, "{'name':'a','n':'101'}"), "ERR 40000005 n: must be an integer from 1 to 100");
     CHECK_STR(TQ(basic, "{'name':'a','n':'-5'}"), "ERR 40000005 n: must be an integer from 1 to 100");
-    static const char *bad[] = {"05", "", " 5", "5 ", "+5", "1.5", "1e2", "abc", "-", "0x10", "1000000000000000000"};
+    static const char *bad[] = {
+        "05", "", " 5", "5 ", "+5", "1.5", "1e2", "abc", "-", "0x10", "1000000000000000000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char q[128];
         snprintf(q, sizeof q, "{'name':'a','n':'%s'}", bad[i]);
@@ -113,10 +114,12 @@ TEST(text_booleans_and_repeats)
 
 TEST(text_arrays)
 {
-    CHECK_STR(TQ(basic, "{'name':'a','tags':['a','b','c','d']}"), "ERR 40000005 tags: must have 1 to 3 items");
+    CHECK_STR(TQ(basic, "{'name':'a','tags':['a','b','c','d']}"),
+              "ERR 40000005 tags: must have 1 to 3 items");
     CHECK_STR(TQ(basic, "{'name':'a','tags':'toolong'}"), "ERR 40000005 tags[0]: must be 1 to 4 characters");
     CHECK_STR(TQ(basic, "{'name':'a','tags':['ok','']}"), "ERR 40000005 tags[1]: must not be empty");
-    CHECK_STR(TQ(basic, "{'name':'a','ports':'0'}"), "ERR 40000005 ports[0]: must be an integer from 1 to 65535");
+    CHECK_STR(TQ(basic, "{'name':'a','ports':'0'}"),
+              "ERR 40000005 ports[0]: must be an integer from 1 to 65535");
     CHECK_STR(TQ(basic, "{'name':'a','ports':['1','x']}"), "ERR 40000004 ports[1]: must be an integer");
     CHECK_STR(TQ(basic, "{'name':'a','ports':'65535'}"), "{'name':'a','ports':[65535]}");
 }
@@ -129,10 +132,13 @@ TEST(string_lengths_in_characters)
               "{'name':'\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9'}");
     CHECK_STR(TQ(basic, "{'name':'\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9'}"),
               "ERR 40000005 name: must be 1 to 5 characters");
-    CHECK_STR(TQ(basic, "{'name':'\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80'}"),
-              "{'name':'\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80'}");
+    CHECK_STR(
+        TQ(basic,
+           "{'name':'\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80'}"),
+        "{'name':'\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80'}");
 
-    static const struct field_spec s[] = {F_STR("id", LEN(16, 16)), F_STR("free"), F_STR("req", REQUIRED), F_END};
+    static const struct field_spec s[] = {F_STR("id", LEN(16, 16)), F_STR("free"), F_STR("req", REQUIRED),
+                                          F_END};
     CHECK_STR(TQ(s, "{'req':'x','id':'abc'}"), "ERR 40000005 id: must be 16 characters");
     CHECK_STR(TQ(s, "{'req':'x','id':'0123456789abcdef'}"), "{'id':'0123456789abcdef','req':'x'}");
     CHECK_STR(TQ(s, "{'req':'x','free':''}"), "{'free':'','req':'x'}"); /* optional may be empty */
@@ -200,8 +206,8 @@ TEST(loose_fields)
 }
 
 /* (ONE_OF and SUB are compound literals: constant only at file scope) */
-static const struct field_spec o[] = {F_STR("kind", ONE_OF("a", "bb", "ccc")), F_STRS("kinds", ONE_OF("x", "y")),
-                                      F_END};
+static const struct field_spec o[] = {F_STR("kind", ONE_OF("a", "bb", "ccc")),
+                                      F_STRS("kinds", ONE_OF("x", "y")), F_END};
 
 TEST(one_of)
 {
@@ -263,7 +269,8 @@ static const char *no_spaces(const json_t *v, long arg)
 
 TEST(rules)
 {
-    static const struct field_spec r[] = {F_INT("x", RULE(multiple_of, 3)), F_INTS("xs", RULE(multiple_of, 5)),
+    static const struct field_spec r[] = {F_INT("x", RULE(multiple_of, 3)),
+                                          F_INTS("xs", RULE(multiple_of, 5)),
                                           F_STR("s", LEN(1, 4), RULE(no_spaces, 0)), F_END};
     CHECK_STR(TQ(r, "{'x':'9','xs':['5','10'],'s':'ab'}"), "{'s':'ab','x':9,'xs':[5,10]}");
     CHECK_STR(TQ(r, "{'x':'4'}"), "ERR 40000005 x: must be a multiple of the step");
@@ -300,15 +307,18 @@ TEST(nested_objects)
               "ERR 40000005 cfg.ip: must have 0 to 2 items");
     CHECK_STR(TJ(nested, "{'cfg':{'enabled':true,'ip':[1]}}"), "ERR 40000004 cfg.ip[0]: must be a string");
     CHECK_STR(TJ(nested, "{'cfg':[]}"), "ERR 40000004 cfg: must be a JSON object");
-    CHECK_STR(TJ(nested, "{'cfg':{'enabled':true,'inner':5}}"), "ERR 40000004 cfg.inner: must be a JSON object");
-    CHECK_STR(TQ(nested, "{'cfg':'x'}"), "ERR 40000004 cfg: must be a JSON object"); /* text cannot be an object */
+    CHECK_STR(TJ(nested, "{'cfg':{'enabled':true,'inner':5}}"),
+              "ERR 40000004 cfg.inner: must be a JSON object");
+    CHECK_STR(TQ(nested, "{'cfg':'x'}"),
+              "ERR 40000004 cfg: must be a JSON object"); /* text cannot be an object */
 }
 
 TEST(nested_arrays_of_objects)
 {
     CHECK_STR(TJ(nested, "{'rules':[{'name':'a'},{'name':'b','prio':1}]}"),
               "{'rules':[{'name':'a','prio':5},{'name':'b','prio':1}]}");
-    CHECK_STR(TJ(nested, "{'rules':[{'name':'abcd'}]}"), "ERR 40000005 rules[0].name: must be 1 to 3 characters");
+    CHECK_STR(TJ(nested, "{'rules':[{'name':'abcd'}]}"),
+              "ERR 40000005 rules[0].name: must be 1 to 3 characters");
     CHECK_STR(TJ(nested, "{'rules':[{'name':'a'},{'nm':'b'}]}"),
               "ERR 40000006 rules[1].nm: is not a field of this object");
     CHECK_STR(TJ(nested, "{'rules':[{'name':'a'},{}]}"), "ERR 40000003 rules[1].name: is required");
@@ -348,15 +358,19 @@ TEST(long_unknown_names_are_shortened)
 }
 
 static const struct field_spec where[] = {
-    F_STR("q", IN(IN_QUERY)), F_STR("bd", IN(IN_BODY)), F_INT("any"),
-    F_STR("site_id", IN(IN_PATH), LEN(3, 3)), F_END,
+    F_STR("q", IN(IN_QUERY)),
+    F_STR("bd", IN(IN_BODY)),
+    F_INT("any"),
+    F_STR("site_id", IN(IN_PATH), LEN(3, 3)),
+    F_END,
 };
 
 TEST(unknown_fields)
 {
     CHECK_STR(TQ(basic, "{'name':'a','bogus':'1'}"), "ERR 40000006 bogus: is not a field of this endpoint");
     CHECK_STR(TJ(basic, "{'name':'a','bogus':1}"), "ERR 40000006 bogus: is not a field of this endpoint");
-    CHECK_STR(TQ(basic, "{'nmae':'a'}"), "ERR 40000006 nmae: is not a field of this endpoint"); /* before missing */
+    CHECK_STR(TQ(basic, "{'nmae':'a'}"),
+              "ERR 40000006 nmae: is not a field of this endpoint"); /* before missing */
     CHECK_STR(TQ(where, "{'site_id':'abc'}"), "ERR 40000006 site_id: is not a field of this endpoint");
     CHECK_STR(run(basic, "{'name':'a'}", "{'zzz':1}", true, NULL, NULL),
               "ERR 40000006 zzz: is not a field of this endpoint");
@@ -365,7 +379,8 @@ TEST(unknown_fields)
 TEST(query_body_and_path)
 {
     CHECK_STR(run(where, "{'q':'1'}", "{'bd':'2'}", false, NULL, NULL), "{'bd':'2','q':'1'}");
-    CHECK_STR(run(where, NULL, "{'q':'1'}", false, NULL, NULL), "ERR 40000005 q: must be sent in the query string");
+    CHECK_STR(run(where, NULL, "{'q':'1'}", false, NULL, NULL),
+              "ERR 40000005 q: must be sent in the query string");
     CHECK_STR(run(where, "{'bd':'1'}", NULL, false, NULL, NULL),
               "ERR 40000005 bd: must be sent in the request body");
     CHECK_STR(run(where, "{'any':'1'}", "{'any':'2'}", false, NULL, NULL),
@@ -378,18 +393,23 @@ TEST(query_body_and_path)
     CHECK_STR(run(where, NULL, "{'any':1}", true, NULL, NULL), "{'any':1}");
     /* path parameters are checked like text */
     CHECK_STR(run(where, NULL, NULL, false, "{'site_id':'abc'}", NULL), "{'site_id':'abc'}");
-    CHECK_STR(run(where, NULL, NULL, false, "{'site_id':'abcd'}", NULL), "ERR 40000005 site_id: must be 3 characters");
+    CHECK_STR(run(where, NULL, NULL, false, "{'site_id':'abcd'}", NULL),
+              "ERR 40000005 site_id: must be 3 characters");
 }
 
 static const struct field_spec with_files[] = {
-    F_FILE("cert", REQUIRED), F_FILE("key"), F_STR("name"), F_END,
+    F_FILE("cert", REQUIRED),
+    F_FILE("key"),
+    F_STR("name"),
+    F_END,
 };
 
 TEST(file_fields)
 {
     static const char *cert[] = {"cert", NULL}, *both[] = {"cert", "key", NULL}, *none[] = {NULL};
     static const char *other[] = {"cert", "other", NULL}, *text_as_file[] = {"cert", "name", NULL};
-    CHECK_STR(run(with_files, NULL, "{'name':'n'}", false, NULL, cert), "{'name':'n'}"); /* files are not fields */
+    CHECK_STR(run(with_files, NULL, "{'name':'n'}", false, NULL, cert),
+              "{'name':'n'}"); /* files are not fields */
     CHECK_STR(run(with_files, NULL, NULL, false, NULL, both), "{}");
     CHECK_STR(run(with_files, NULL, NULL, false, NULL, none),
               "ERR 40000003 cert: is required (a file part of a multipart/form-data body)");
@@ -425,5 +445,6 @@ UNIT_MAIN(UNIT_CASE(text_types), UNIT_CASE(text_integers), UNIT_CASE(text_boolea
           UNIT_CASE(text_arrays), UNIT_CASE(string_lengths_in_characters), UNIT_CASE(missing_and_defaults),
           UNIT_CASE(json_types), UNIT_CASE(loose_fields), UNIT_CASE(one_of), UNIT_CASE(items_and_comma_lists),
           UNIT_CASE(rules), UNIT_CASE(nested_objects), UNIT_CASE(nested_arrays_of_objects),
-          UNIT_CASE(unknown_fields), UNIT_CASE(long_unknown_names_are_shortened), UNIT_CASE(query_body_and_path), UNIT_CASE(file_fields),
-          UNIT_CASE(file_fields_elsewhere), UNIT_CASE(first_failure_wins))
+          UNIT_CASE(unknown_fields), UNIT_CASE(long_unknown_names_are_shortened),
+          UNIT_CASE(query_body_and_path), UNIT_CASE(file_fields), UNIT_CASE(file_fields_elsewhere),
+          UNIT_CASE(first_failure_wins))

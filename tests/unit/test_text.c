@@ -9,16 +9,16 @@ TEST(utf8_valid_forms)
 {
     CHECK(utf8_valid("", 0));
     CHECK(VALID("plain ascii ~"));
-    CHECK(VALID("\xC3\xA9"));             /* é */
-    CHECK(VALID("\xE2\x82\xAC"));         /* € */
-    CHECK(VALID("\xF0\x9F\x98\x80"));     /* U+1F600 */
-    CHECK(VALID("\xF4\x8F\xBF\xBF"));     /* U+10FFFF, the last code point */
-    CHECK(VALID("\xED\x9F\xBF"));         /* U+D7FF, just below the surrogates */
-    CHECK(VALID("\xEE\x80\x80"));         /* U+E000, just above them */
-    CHECK(VALID("\xC2\x80"));             /* U+0080, smallest 2-byte */
-    CHECK(VALID("\xE0\xA0\x80"));         /* U+0800, smallest 3-byte */
-    CHECK(VALID("\xF0\x90\x80\x80"));     /* U+10000, smallest 4-byte */
-    CHECK(VALID("a\0b"));                 /* NUL is valid UTF-8; callers refuse it */
+    CHECK(VALID("\xC3\xA9"));         /* é */
+    CHECK(VALID("\xE2\x82\xAC"));     /* € */
+    CHECK(VALID("\xF0\x9F\x98\x80")); /* U+1F600 */
+    CHECK(VALID("\xF4\x8F\xBF\xBF")); /* U+10FFFF, the last code point */
+    CHECK(VALID("\xED\x9F\xBF"));     /* U+D7FF, just below the surrogates */
+    CHECK(VALID("\xEE\x80\x80"));     /* U+E000, just above them */
+    CHECK(VALID("\xC2\x80"));         /* U+0080, smallest 2-byte */
+    CHECK(VALID("\xE0\xA0\x80"));     /* U+0800, smallest 3-byte */
+    CHECK(VALID("\xF0\x90\x80\x80")); /* U+10000, smallest 4-byte */
+    CHECK(VALID("a\0b"));             /* NUL is valid UTF-8; callers refuse it */
 }
 
 TEST(utf8_invalid_forms)
@@ -36,15 +36,16 @@ TEST(utf8_invalid_forms)
     CHECK(!VALID("\xC3"));             /* truncated */
     CHECK(!VALID("\xE2\x82"));
     CHECK(!VALID("ab\xF0\x9F\x98"));
-    CHECK(!VALID("\x80"));             /* lone continuation */
-    CHECK(!VALID("a\xBF" "b"));
-    CHECK(!VALID("\xC3\x28"));         /* bad continuation */
+    CHECK(!VALID("\x80")); /* lone continuation */
+    CHECK(!VALID("a\xBF"
+                 "b"));
+    CHECK(!VALID("\xC3\x28")); /* bad continuation */
     CHECK(!VALID("\xE2\x28\xAC"));
     CHECK(!VALID("\xF8\x88\x80\x80\x80")); /* 5-byte form */
     CHECK(!VALID("\xFC\x84\x80\x80\x80\x80"));
     CHECK(!VALID("\xFE"));
     CHECK(!VALID("\xFF"));
-    CHECK(!utf8_valid("\xC3\xA9", 1)); /* n cuts a sequence */
+    CHECK(!utf8_valid("\xC3\xA9", 1));    /* n cuts a sequence */
     CHECK(utf8_valid("\xC3\xA9\xFF", 2)); /* bytes past n are not read */
 }
 
@@ -112,5 +113,6 @@ TEST(percent_decode_cases)
     CHECK_INT(percent_decode("x", 0, out, false), 0);
 }
 
-UNIT_MAIN(UNIT_CASE(utf8_valid_forms), UNIT_CASE(utf8_invalid_forms), UNIT_CASE(utf8_length_counts_code_points),
-          UNIT_CASE(copy_text_fits_or_truncates), UNIT_CASE(percent_decode_cases))
+UNIT_MAIN(UNIT_CASE(utf8_valid_forms), UNIT_CASE(utf8_invalid_forms),
+          UNIT_CASE(utf8_length_counts_code_points), UNIT_CASE(copy_text_fits_or_truncates),
+          UNIT_CASE(percent_decode_cases))

@@ -106,7 +106,8 @@ TEST(redirect_rule)
 TEST(append_param)
 {
     char out[128] = "https://app.example/cb";
-    CHECK_INT(url_append_param(out, sizeof out, "code", "abc"), (long)strlen("https://app.example/cb?code=abc"));
+    CHECK_INT(url_append_param(out, sizeof out, "code", "abc"),
+              (long)strlen("https://app.example/cb?code=abc"));
     CHECK_STR(out, "https://app.example/cb?code=abc");
     CHECK(url_append_param(out, sizeof out, "state", "a b&c=d/\xC3\xA9-._~") > 0);
     CHECK_STR(out, "https://app.example/cb?code=abc&state=a%20b%26c%3Dd%2F%C3%A9-._~");

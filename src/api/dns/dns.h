@@ -8,7 +8,7 @@
 #include "core/req.h"
 
 enum {
-    DNS_PAGE_SIZE = 20,               /* zones per page of the zone list */
+    DNS_PAGE_SIZE = 20, /* zones per page of the zone list */
     DNS_MAX_ZONES_PER_CUSTOMER = 1000,
 };
 

@@ -17,7 +17,8 @@ static int load_transfer_zone(struct req *r, struct dns_zone *z)
     if (dns_zone_load(r, z) != 0)
         return -1;
     if (!z->is_zone_transfer) {
-        reply_error(r, E_STATE, "zone_name: %s is a standard zone; master servers belong to zone transfer zones",
+        reply_error(r, E_STATE,
+                    "zone_name: %s is a standard zone; master servers belong to zone transfer zones",
                     z->name);
         return -1;
     }
@@ -96,11 +97,13 @@ static int check_keys(struct req *r, const struct dns_zone *z)
         }
         struct dns_master other;
         int rc = r->store->ops->dns_key_find(r->store, m->key_name, z->id, &other);
-        if (rc == STORE_OK && (strcmp(other.secret, m->secret) != 0 || strcmp(other.algorithm, m->algorithm) != 0)) {
-            reply_error(r, E_CONFLICT,
-                        "master_servers: TSIG key name %s is already in use with another secret or algorithm; "
-                        "choose another key name",
-                        m->key_name);
+        if (rc == STORE_OK &&
+            (strcmp(other.secret, m->secret) != 0 || strcmp(other.algorithm, m->algorithm) != 0)) {
+            reply_error(
+                r, E_CONFLICT,
+                "master_servers: TSIG key name %s is already in use with another secret or algorithm; "
+                "choose another key name",
+                m->key_name);
             return -1;
         }
         if (rc == STORE_ERROR) {
@@ -113,7 +116,8 @@ static int check_keys(struct req *r, const struct dns_zone *z)
 
 static int reply_masters(struct req *r, const struct dns_zone *z)
 {
-    return reply_result(r, json_pack("{s:s,s:o}", "zone_name", z->name, "master_servers", dns_masters_json(z)));
+    return reply_result(r,
+                        json_pack("{s:s,s:o}", "zone_name", z->name, "master_servers", dns_masters_json(z)));
 }
 
 int dns_master_servers_add(struct req *r)
@@ -129,7 +133,8 @@ int dns_master_servers_add(struct req *r)
                                add[i].ip, z.name);
     }
     if (z.n_masters + n > DNS_MAX_MASTERS)
-        return reply_error(r, E_LIMIT, "master_servers: a zone may have at most %d master servers (it has %d)",
+        return reply_error(r, E_LIMIT,
+                           "master_servers: a zone may have at most %d master servers (it has %d)",
                            DNS_MAX_MASTERS, z.n_masters);
     memcpy(&z.masters[z.n_masters], add, (size_t)n * sizeof add[0]);
     z.n_masters += n;
@@ -141,8 +146,8 @@ int dns_master_servers_add(struct req *r)
 int dns_master_servers_replace(struct req *r)
 {
     struct dns_zone z;
-    if (load_transfer_zone(r, &z) != 0 || read_masters(r, z.masters, &z.n_masters) != 0 || check_keys(r, &z) != 0 ||
-        dns_zone_store(r, &z) != 0)
+    if (load_transfer_zone(r, &z) != 0 || read_masters(r, z.masters, &z.n_masters) != 0 ||
+        check_keys(r, &z) != 0 || dns_zone_store(r, &z) != 0)
         return 0;
     return reply_masters(r, &z);
 }

@@ -24,7 +24,7 @@ int dns_zone_setting_update(struct req *r)
     before = z;
     if (dns_apply_settings(r, &z) != 0 || (!same_settings(&before, &z) && dns_zone_store(r, &z) != 0))
         return 0;
-    return reply_result(r, json_pack("{s:s,s:b,s:b,s:o}", "zone_name", z.name, "enable_dnssec", z.enable_dnssec,
-                                     "enable_root_cname", z.enable_root_cname, "dnssec_multi_signer",
-                                     dns_multi_signer_json(&z)));
+    return reply_result(r, json_pack("{s:s,s:b,s:b,s:o}", "zone_name", z.name, "enable_dnssec",
+                                     z.enable_dnssec, "enable_root_cname", z.enable_root_cname,
+                                     "dnssec_multi_signer", dns_multi_signer_json(&z)));
 }

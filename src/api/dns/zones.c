@@ -29,17 +29,19 @@ int dns_zone_list(struct req *r)
     size_t i;
     json_t *row;
     json_array_foreach (rows, i, row) {
-        json_array_append_new(
-            zones, json_pack("{s:b,s:b,s:O,s:b,s:O}", "enable_dnssec",
-                             (int)json_integer_value(json_object_get(row, "enable_dnssec")), "enable_root_cname",
-                             (int)json_integer_value(json_object_get(row, "enable_root_cname")), "id",
-                             json_object_get(row, "id"), "is_zone_transfer",
-                             (int)json_integer_value(json_object_get(row, "is_zone_transfer")), "zone_name",
-                             json_object_get(row, "zone_name")));
+        json_array_append_new(zones,
+                              json_pack("{s:b,s:b,s:O,s:b,s:O}", "enable_dnssec",
+                                        (int)json_integer_value(json_object_get(row, "enable_dnssec")),
+                                        "enable_root_cname",
+                                        (int)json_integer_value(json_object_get(row, "enable_root_cname")),
+                                        "id", json_object_get(row, "id"), "is_zone_transfer",
+                                        (int)json_integer_value(json_object_get(row, "is_zone_transfer")),
+                                        "zone_name", json_object_get(row, "zone_name")));
     }
     json_decref(rows);
-    return reply_result(r, json_pack("{s:I,s:I,s:o}", "total_count", (json_int_t)total, "total_page",
-                                     (json_int_t)((total + DNS_PAGE_SIZE - 1) / DNS_PAGE_SIZE), "zones", zones));
+    return reply_result(r,
+                        json_pack("{s:I,s:I,s:o}", "total_count", (json_int_t)total, "total_page",
+                                  (json_int_t)((total + DNS_PAGE_SIZE - 1) / DNS_PAGE_SIZE), "zones", zones));
 }
 
 /* Creates a zone of the customer's from the request's settings. */
@@ -55,7 +57,8 @@ static int create_zone(struct req *r, bool transfer, struct dns_zone *z)
     long count;
     int rc = r->store->ops->dns_zone_count(r->store, r->customer.id, &count);
     if (rc == STORE_OK && count >= DNS_MAX_ZONES_PER_CUSTOMER) {
-        reply_error(r, E_LIMIT, "zone_name: a customer may have at most %d zones", DNS_MAX_ZONES_PER_CUSTOMER);
+        reply_error(r, E_LIMIT, "zone_name: a customer may have at most %d zones",
+                    DNS_MAX_ZONES_PER_CUSTOMER);
         return -1;
     }
     if (rc == STORE_OK)
