@@ -120,6 +120,20 @@ static bool file_has(const char *name, const char *text)
     return has;
 }
 
+static bool file_absent(const char *name)
+{
+    char *t = file_text(name);
+    free(t);
+    return t == NULL;
+}
+
+/* Adds a standard zone with default settings. */
+static void add_standard(const char *name)
+{
+    struct dns_zone z = zone_named(name, false);
+    add_zone(&z);
+}
+
 static int run(struct dns_deploy_result *res)
 {
     return dns_deploy_run(db, &cfg, res);
@@ -155,17 +169,16 @@ TEST(deploys_pending_zones_and_writes_zone_files)
 TEST(a_refused_zone_fails_alone_and_keeps_its_served_version)
 {
     setup();
-    struct dns_zone a = zone_named("a.example", false), b = zone_named("b.example", false);
-    add_zone(&a);
-    add_zone(&b);
+    add_standard("a.example");
+    add_standard("b.example");
     struct dns_deploy_result res;
     CHECK_INT(run(&res), 0);
     /* b gets a root CNAME, which the stand-in refuses; a changes too */
     setenv("REFUSE", "semantic-checks", 1);
-    b = load("b.example");
+    struct dns_zone b = load("b.example");
     b.enable_root_cname = true;
     save_zone(&b);
-    a = load("a.example");
+    struct dns_zone a = load("a.example");
     a.enable_dnssec = true;
     save_zone(&a);
     CHECK_INT(run(&res), 0);
@@ -199,17 +212,14 @@ TEST(a_refused_new_zone_is_not_served)
 {
     setup();
     setenv("REFUSE", "bad.example", 1);
-    struct dns_zone good = zone_named("good.example", false), bad = zone_named("bad.example", false);
-    add_zone(&good);
-    add_zone(&bad);
+    add_standard("good.example");
+    add_standard("bad.example");
     struct dns_deploy_result res;
     CHECK_INT(run(&res), 0);
     CHECK_STR(load("bad.example").deploy_state, "failed");
     CHECK_STR(load("good.example").deploy_state, "deployed");
     CHECK(!file_has("zones.conf", "bad.example"));
-    char *zf = file_text("zones/bad.example.zone");
-    CHECK(zf == NULL);
-    free(zf);
+    CHECK(file_absent("zones/bad.example.zone"));
     unsetenv("REFUSE");
     teardown();
 }
@@ -218,9 +228,8 @@ TEST(a_failure_of_the_whole_leaves_zones_pending)
 {
     setup();
     setenv("REFUSE_PAIRS", "1", 1);
-    struct dns_zone a = zone_named("a.example", false), b = zone_named("b.example", false);
-    add_zone(&a);
-    add_zone(&b);
+    add_standard("a.example");
+    add_standard("b.example");
     struct dns_deploy_result res;
     CHECK_INT(run(&res), -1);
     CHECK(strstr(res.error, "too many zones together") != NULL);
@@ -256,18 +265,15 @@ TEST(transfer_zone_waits_for_a_master)
     CHECK(file_has("zones.conf", "    master: [ \"x.example#m0\" ]"));
     CHECK(file_has("zones.conf", "  - id: \"xfr.\"\n    algorithm: hmac-sha256\n    secret: \"c2VjcmV0\"\n"));
     /* secondary zones get no zone file from parapet (knotd writes what it transfers) */
-    char *zf = file_text("zones/x.example.zone");
-    CHECK(zf == NULL);
-    free(zf);
+    CHECK(file_absent("zones/x.example.zone"));
     teardown();
 }
 
 TEST(deleted_zones_leave_the_configuration)
 {
     setup();
-    struct dns_zone a = zone_named("a.example", false), b = zone_named("b.example", false);
-    add_zone(&a);
-    add_zone(&b);
+    add_standard("a.example");
+    add_standard("b.example");
     struct dns_deploy_result res;
     CHECK_INT(run(&res), 0);
     CHECK(file_has("zones/a.example.zone", "SOA"));
@@ -279,9 +285,7 @@ TEST(deleted_zones_leave_the_configuration)
     CHECK(res.installed);
     CHECK(!file_has("zones.conf", "a.example"));
     CHECK(file_has("zones.conf", "b.example"));
-    char *zf = file_text("zones/a.example.zone");
-    CHECK(zf == NULL);
-    free(zf);
+    CHECK(file_absent("zones/a.example.zone"));
     teardown();
 }
 
