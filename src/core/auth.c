@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/auth_cache.h"
 #include "core/crypto.h"
 #include "core/route.h"
 #include "core/text.h"
@@ -44,9 +45,14 @@ int auth_resolve_token(struct req *r, const char *token)
     struct token t;
     char digest[DIGEST_LEN + 1];
     int rc = STORE_NOT_FOUND;
+    /* Read before this transaction's first read: see store_ops.data_version. */
+    r->data_version = r->store->ops->data_version(r->store);
     if (looks_like_secret(token)) {
         sha256_hex(token, digest);
-        rc = r->store->ops->token_get(r->store, digest, &t);
+        if (auth_cache_get_token(r->data_version, digest, &t))
+            rc = STORE_OK;
+        else if ((rc = r->store->ops->token_get(r->store, digest, &t)) == STORE_OK)
+            auth_cache_put_token(r->data_version, &t);
     }
     if (rc == STORE_ERROR) {
         reply_error(r, E_STORE, NULL);
@@ -75,7 +81,11 @@ int auth_resolve_token(struct req *r, const char *token)
 /* Loads the customer into r->customer when the caller may act for it. */
 static int load_customer(struct req *r, const char *id)
 {
-    int rc = id ? r->store->ops->customer_get(r->store, id, &r->customer) : STORE_NOT_FOUND;
+    int rc = STORE_NOT_FOUND;
+    if (id && auth_cache_get_customer(r->data_version, id, &r->customer))
+        rc = STORE_OK;
+    else if (id && (rc = r->store->ops->customer_get(r->store, id, &r->customer)) == STORE_OK)
+        auth_cache_put_customer(r->data_version, &r->customer);
     if (rc == STORE_ERROR) {
         reply_error(r, E_STORE, NULL);
         return -1;

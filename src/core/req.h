@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/arena.h"
 #include "core/errors.h"
@@ -68,6 +69,7 @@ struct req {
     json_t *path_params;
     json_t *fields; /* checked, normalised fields */
     struct caller caller;
+    uint64_t data_version;      /* the store's, read before authentication's first read */
     struct customer customer;   /* the customer acted on, when the route has one */
     bool keep_changes;          /* commit the transaction even though the reply is an error */
     void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */

@@ -7,14 +7,19 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store/store.h"
 
 enum { STMT_CACHE_SLOTS = 1024 };
 
-/* One SQLite connection and its prepared statements. */
+struct data_version;
+
+/* One SQLite connection, its prepared statements, and the database's change
+ * counter (bumped after each of its commits that wrote data). */
 struct sqlite_conn {
     sqlite3 *db;
+    struct data_version *version;
     struct {
         const char *sql;
         sqlite3_stmt *st;
@@ -61,6 +66,7 @@ void sqlite_close(struct store *s);
 int sqlite_begin(struct store *s, bool write);
 int sqlite_commit(struct store *s);
 int sqlite_rollback(struct store *s);
+uint64_t sqlite_data_version(struct store *s);
 
 /* Entity operations (sqlite_accounts.c, sqlite_tokens.c, sqlite_dns.c); sqlite_ops.c puts
  * them in the backend's ops table. */

@@ -6,6 +6,7 @@ const struct store_ops sqlite_ops = {
     .begin = sqlite_begin,
     .commit = sqlite_commit,
     .rollback = sqlite_rollback,
+    .data_version = sqlite_data_version,
     .portal_create = sq_portal_create,
     .portal_get = sq_portal_get,
     .portal_list = sq_portal_list,

@@ -139,6 +139,11 @@ struct store_ops {
     int (*begin)(struct store *s, bool write);
     int (*commit)(struct store *s);
     int (*rollback)(struct store *s);
+    /* A value that changes after every commit that wrote data, by any
+     * process or node; read it before a transaction's first read, and
+     * something cached from that read stays true while the value stays the
+     * same. 0: the backend cannot tell (nothing may be cached). */
+    uint64_t (*data_version)(struct store *s);
 
     int (*portal_create)(struct store *s, const struct portal *p);
     int (*portal_get)(struct store *s, const char *id, struct portal *out);

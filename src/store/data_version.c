@@ -1,0 +1,62 @@
+/* data_version.c — see data_version.h. Atomic operations on a MAP_SHARED
+ * page are coherent between processes that map the same file. */
+#include "store/data_version.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct data_version {
+    uint64_t *counter;
+};
+
+struct data_version *data_version_open(const char *db_path)
+{
+    char path[4096];
+    if (!db_path || !*db_path || snprintf(path, sizeof path, "%s-version", db_path) >= (int)sizeof path)
+        return NULL;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    void *p = MAP_FAILED;
+    /* Only a short file is extended: ftruncate to the same size would keep
+     * the value, but a concurrent opener must never see it shrink. */
+    if (fstat(fd, &st) == 0 &&
+        (st.st_size >= (off_t)sizeof(uint64_t) || ftruncate(fd, sizeof(uint64_t)) == 0))
+        p = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    struct data_version *v = p == MAP_FAILED ? NULL : malloc(sizeof *v);
+    if (!v) {
+        if (p != MAP_FAILED)
+            munmap(p, sizeof(uint64_t));
+        fprintf(stderr, "parapet: %s cannot be mapped; token and customer reads are not cached\n", path);
+        return NULL;
+    }
+    v->counter = p;
+    return v;
+}
+
+void data_version_close(struct data_version *v)
+{
+    if (!v)
+        return;
+    munmap(v->counter, sizeof(uint64_t));
+    free(v);
+}
+
+uint64_t data_version_read(const struct data_version *v)
+{
+    /* +1: a fresh file reads 0, which means "unknown" to callers. Wraps
+     * only after 2^64 commits. */
+    return v ? __atomic_load_n(v->counter, __ATOMIC_ACQUIRE) + 1 : 0;
+}
+
+void data_version_bump(struct data_version *v)
+{
+    if (v)
+        __atomic_add_fetch(v->counter, 1, __ATOMIC_ACQ_REL);
+}
