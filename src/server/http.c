@@ -20,6 +20,7 @@
 #include "core/dispatch.h"
 #include "core/req.h"
 #include "server/listener.h"
+#include "server/tls_readahead.h"
 #include "server/worker_store.h"
 
 const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
@@ -385,6 +386,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return send_reply(p, conn);
 }
 
+/* TLS connections read through a buffer of their own (tls_readahead.h),
+ * set up before the connection's first read and freed after its session. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        tls_readahead_free(*socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *tls = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    const union MHD_ConnectionInfo *fd = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (tls && tls->tls_session && fd)
+        *socket_context = tls_readahead_attach(tls->tls_session, fd->connect_fd);
+}
+
 /* libmicrohttpd's messages; fmt is its own format string. */
 static void mhd_log(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -422,7 +440,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
         cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
-        MHD_OPTION_ARRAY, cfg->plain_http ? none : tls_opts, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, h, MHD_OPTION_ARRAY, cfg->plain_http ? none : tls_opts,
+        MHD_OPTION_END);
     if (!h->daemon || listener_start(h->listener, h->daemon, cfg->max_connections) != 0) {
         fprintf(stderr, "parapet: cannot serve on %s:%d\n", cfg->listen_host, cfg->listen_port);
         listener_close(h->listener);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,6 +115,116 @@ static bool handshake(int port, const char *prio, char *version, char *cipher)
     gnutls_certificate_free_credentials(cred);
     close(fd);
     return rc == 0;
+}
+
+/* A TLS 1.3 client session on a new connection to port (blocking, with a
+ * 5 s receive timeout so that a missing answer fails instead of hanging). */
+static gnutls_session_t tls_client(int port, gnutls_certificate_credentials_t cred)
+{
+    int fd = tcp_connect(port);
+    if (fd < 0)
+        return NULL;
+    struct timeval tv = {.tv_sec = 5};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    gnutls_session_t s;
+    gnutls_init(&s, GNUTLS_CLIENT);
+    gnutls_priority_set_direct(s, "NORMAL:-VERS-ALL:+VERS-TLS1.3", NULL);
+    gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred);
+    gnutls_transport_set_int(s, fd);
+    int rc;
+    do {
+        rc = gnutls_handshake(s);
+    } while (rc < 0 && !gnutls_error_is_fatal(rc));
+    if (rc != 0) {
+        gnutls_deinit(s);
+        close(fd);
+        return NULL;
+    }
+    return s;
+}
+
+static void tls_client_close(gnutls_session_t s)
+{
+    int fd = gnutls_transport_get_int(s);
+    gnutls_deinit(s);
+    close(fd);
+}
+
+/* Reads until `want` responses have begun ("HTTP/1.1 200" each) and the last
+ * body is in, or the connection stalls; returns how many 200s came. */
+static int read_answers(gnutls_session_t s, int want, const char *last_body_end)
+{
+    static char buf[65536];
+    size_t len = 0;
+    int seen = 0;
+    while (len < sizeof buf - 1) {
+        ssize_t n = gnutls_record_recv(s, buf + len, sizeof buf - 1 - len);
+        if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = '\0';
+        seen = 0;
+        for (const char *p = buf; (p = strstr(p, "HTTP/1.1 200 ")); p++)
+            seen++;
+        if (seen >= want && strlen(buf) >= strlen(last_body_end) &&
+            strcmp(buf + len - strlen(last_body_end), last_body_end) == 0)
+            break;
+    }
+    return seen;
+}
+
+/* Requests that reach the server together are all answered: two TLS records
+ * in one TCP segment (the server's read-ahead buffer then holds the second
+ * while the first is answered), two requests in one record, and one request
+ * dribbled in over many records. */
+static int pipelined_requests(struct fixture *fx)
+{
+    char rq[512];
+    snprintf(rq, sizeof rq, "GET /api/spe/customer/%s?access_token=%s HTTP/1.1\r\nHost: localhost\r\n\r\n",
+             var_get("C1"), var_get("T_P1"));
+    const char *body_end = "}}"; /* the customer record ends the envelope */
+    gnutls_certificate_credentials_t cred;
+    gnutls_certificate_allocate_credentials(&cred);
+    int bad = 0;
+
+    gnutls_session_t s = tls_client(fx->main_port, cred);
+    if (!s)
+        bad |= FAIL("no TLS connection");
+    if (s) {
+        gnutls_record_cork(s);
+        gnutls_record_send(s, rq, strlen(rq));
+        gnutls_record_send(s, rq, strlen(rq));
+        gnutls_record_send(s, rq, strlen(rq));
+        if (gnutls_record_uncork(s, GNUTLS_RECORD_WAIT) < 0)
+            bad |= FAIL("uncork failed");
+        int got = read_answers(s, 3, body_end);
+        bad |= got != 3 ? FAIL("three requests in one segment: %d answers", got) : 0;
+        tls_client_close(s);
+    }
+
+    if ((s = tls_client(fx->main_port, cred))) {
+        char two[1024];
+        snprintf(two, sizeof two, "%s%s", rq, rq);
+        gnutls_record_send(s, two, strlen(two));
+        int got = read_answers(s, 2, body_end);
+        bad |= got != 2 ? FAIL("two requests in one record: %d answers", got) : 0;
+        tls_client_close(s);
+    }
+
+    if ((s = tls_client(fx->main_port, cred))) {
+        for (size_t i = 0; i < strlen(rq); i += 7) {
+            gnutls_record_send(s, rq + i, strlen(rq) - i < 7 ? strlen(rq) - i : 7);
+            if (i % 35 == 0)
+                usleep(2000);
+        }
+        int got = read_answers(s, 1, body_end);
+        bad |= got != 1 ? FAIL("a request in 7-byte records: %d answers", got) : 0;
+        tls_client_close(s);
+    }
+    gnutls_certificate_free_credentials(cred);
+    return bad;
 }
 
 static int tls_policy(struct fixture *fx)
@@ -527,6 +638,7 @@ static int secret_rotation_and_revocation(struct fixture *fx)
 const struct special_test special_tests[] = {
     {"special: keep-alive across GET, POST and errors", keep_alive},
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
+    {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
     {"special: header size limit", header_limit},
     {"special: graceful shutdown finishes requests in flight", graceful_shutdown},
