@@ -89,37 +89,10 @@ static bool still_open(int fd)
     return fd >= 0 && recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) < 0 && errno == EAGAIN;
 }
 
-/* Does a TLS handshake with the given client priorities succeed? On
- * success *version gets the protocol and *cipher the cipher's name. */
-static bool handshake(int port, const char *prio, char *version, char *cipher)
-{
-    int fd = tcp_connect(port);
-    gnutls_session_t s;
-    gnutls_certificate_credentials_t cred;
-    gnutls_certificate_allocate_credentials(&cred);
-    gnutls_init(&s, GNUTLS_CLIENT);
-    gnutls_priority_set_direct(s, prio, NULL);
-    gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred);
-    gnutls_transport_set_int(s, fd);
-    gnutls_handshake_set_timeout(s, 5000);
-    int rc;
-    do {
-        rc = gnutls_handshake(s);
-    } while (rc < 0 && !gnutls_error_is_fatal(rc));
-    if (rc == 0) {
-        snprintf(version, 32, "%s", gnutls_protocol_get_name(gnutls_protocol_get_version(s)));
-        snprintf(cipher, 64, "%s", gnutls_cipher_get_name(gnutls_cipher_get(s)));
-        gnutls_bye(s, GNUTLS_SHUT_RDWR);
-    }
-    gnutls_deinit(s);
-    gnutls_certificate_free_credentials(cred);
-    close(fd);
-    return rc == 0;
-}
-
-/* A TLS 1.3 client session on a new connection to port (blocking, with a
- * 5 s receive timeout so that a missing answer fails instead of hanging). */
-static gnutls_session_t tls_client(int port, gnutls_certificate_credentials_t cred)
+/* A client session with the given priorities on a new connection to port
+ * (blocking, with a 5 s receive timeout so that a missing answer fails
+ * instead of hanging); NULL if the handshake fails. */
+static gnutls_session_t tls_client(int port, const char *prio, gnutls_certificate_credentials_t cred)
 {
     int fd = tcp_connect(port);
     if (fd < 0)
@@ -128,9 +101,10 @@ static gnutls_session_t tls_client(int port, gnutls_certificate_credentials_t cr
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     gnutls_session_t s;
     gnutls_init(&s, GNUTLS_CLIENT);
-    gnutls_priority_set_direct(s, "NORMAL:-VERS-ALL:+VERS-TLS1.3", NULL);
+    gnutls_priority_set_direct(s, prio, NULL);
     gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred);
     gnutls_transport_set_int(s, fd);
+    gnutls_handshake_set_timeout(s, 5000);
     int rc;
     do {
         rc = gnutls_handshake(s);
@@ -150,8 +124,23 @@ static void tls_client_close(gnutls_session_t s)
     close(fd);
 }
 
-/* Reads until `want` responses have begun ("HTTP/1.1 200" each) and the last
- * body is in, or the connection stalls; returns how many 200s came. */
+/* Does a TLS handshake with the given client priorities succeed? On
+ * success *version gets the protocol and *cipher the cipher's name. */
+static bool handshake(int port, const char *prio, char *version, char *cipher)
+{
+    gnutls_certificate_credentials_t cred;
+    gnutls_certificate_allocate_credentials(&cred);
+    gnutls_session_t s = tls_client(port, prio, cred);
+    if (s) {
+        snprintf(version, 32, "%s", gnutls_protocol_get_name(gnutls_protocol_get_version(s)));
+        snprintf(cipher, 64, "%s", gnutls_cipher_get_name(gnutls_cipher_get(s)));
+        gnutls_bye(s, GNUTLS_SHUT_RDWR);
+        tls_client_close(s);
+    }
+    gnutls_certificate_free_credentials(cred);
+    return s != NULL;
+}
+
 static int read_answers(gnutls_session_t s, int want, const char *last_body_end)
 {
     static char buf[65536];
@@ -181,6 +170,7 @@ static int read_answers(gnutls_session_t s, int want, const char *last_body_end)
  * dribbled in over many records. */
 static int pipelined_requests(struct fixture *fx)
 {
+    static const char TLS13[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3";
     char rq[512];
     snprintf(rq, sizeof rq, "GET /api/spe/customer/%s?access_token=%s HTTP/1.1\r\nHost: localhost\r\n\r\n",
              var_get("C1"), var_get("T_P1"));
@@ -189,7 +179,7 @@ static int pipelined_requests(struct fixture *fx)
     gnutls_certificate_allocate_credentials(&cred);
     int bad = 0;
 
-    gnutls_session_t s = tls_client(fx->main_port, cred);
+    gnutls_session_t s = tls_client(fx->main_port, TLS13, cred);
     if (!s)
         bad |= FAIL("no TLS connection");
     if (s) {
@@ -204,7 +194,7 @@ static int pipelined_requests(struct fixture *fx)
         tls_client_close(s);
     }
 
-    if ((s = tls_client(fx->main_port, cred))) {
+    if ((s = tls_client(fx->main_port, TLS13, cred))) {
         char two[1024];
         snprintf(two, sizeof two, "%s%s", rq, rq);
         gnutls_record_send(s, two, strlen(two));
@@ -213,7 +203,7 @@ static int pipelined_requests(struct fixture *fx)
         tls_client_close(s);
     }
 
-    if ((s = tls_client(fx->main_port, cred))) {
+    if ((s = tls_client(fx->main_port, TLS13, cred))) {
         for (size_t i = 0; i < strlen(rq); i += 7) {
             gnutls_record_send(s, rq + i, strlen(rq) - i < 7 ? strlen(rq) - i : 7);
             if (i % 35 == 0)
