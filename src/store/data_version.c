@@ -3,6 +3,7 @@
 #include "store/data_version.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -18,9 +19,18 @@ struct data_version *data_version_open(const char *db_path)
     char path[4096];
     if (!db_path || !*db_path || snprintf(path, sizeof path, "%s-version", db_path) >= (int)sizeof path)
         return NULL;
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
+    /* Like SQLite's -wal and -shm files, it takes the database file's mode
+     * and, made by root, its owner: every process that may write the
+     * database must be able to bump the counter. */
+    struct stat db;
+    bool have_db = stat(db_path, &db) == 0;
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, have_db ? (db.st_mode & 0666) : 0600);
+    if (fd < 0) {
+        fprintf(stderr, "parapet: cannot open %s; token and customer reads are not cached\n", path);
         return NULL;
+    }
+    if (have_db && geteuid() == 0 && fchown(fd, db.st_uid, db.st_gid) != 0)
+        fprintf(stderr, "parapet: cannot give %s the owner of %s\n", path, db_path);
     struct stat st;
     void *p = MAP_FAILED;
     /* Only a short file is extended: ftruncate to the same size would keep
