@@ -17,8 +17,9 @@ CFLAGS   := $(CFLAGS_BASE) $(OPT)
 
 SRC      := $(shell find src -name '*.c' | sort)
 LIB_SRC  := $(filter-out src/cli/main.c,$(SRC))
-OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/catalogue_data.o
 MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
+CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -47,7 +48,11 @@ build/gen/migrations.c: tools/embed-migrations.sh $(MIGRATIONS)
 	@mkdir -p $(@D)
 	@tools/embed-migrations.sh $@ $(MIGRATIONS)
 
-$(B)/gen/migrations.o: build/gen/migrations.c
+build/gen/catalogue_data.c: tools/embed-catalogue.sh $(CATALOGUE)
+	@mkdir -p $(@D)
+	@tools/embed-catalogue.sh $@ $(CATALOGUE)
+
+$(B)/gen/%.o: build/gen/%.c
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@

@@ -284,6 +284,7 @@ static const struct opt token_opts[] = {{.name = "app"}, {.name = "token"}, {.na
 static const struct opt asn_opts[] = {
     {.name = "asn"}, {.name = "prefix", .repeatable = true}, {.name = NULL}};
 static const struct opt dns_opts[] = {DNS_DEPLOY_OPTS, {.name = NULL}};
+static const struct opt catalogue_opts[] = {{.name = "key"}, {.name = "value"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -293,6 +294,7 @@ static const struct command commands[] = {
     {"token", "list revoke purge", token_opts, false},
     {"asn", "add import list", asn_opts, true},
     {"dns", "deploy zones", dns_opts, false},
+    {"catalogue", "list get set reset", catalogue_opts, true},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -317,7 +319,9 @@ static void admin_usage(void)
           "  install --app APP_ID --customer CUSTOMER_ID | install list\n"
           "  token list [--app APP_ID] | token revoke (--app APP_ID | --token TOKEN) | token purge\n"
           "  asn add --asn N --prefix CIDR [--prefix CIDR]... | asn import ROA.csv | asn list\n"
-          "  dns deploy [DNS options of `parapet serve --help`] | dns zones\n",
+          "  dns deploy [DNS options of `parapet serve --help`] | dns zones\n"
+          "  catalogue list | catalogue get --key KEY | catalogue reset --key KEY\n"
+          "  catalogue set --key KEY (--value JSON | FILE.json)\n",
           stderr);
 }
 
@@ -348,7 +352,8 @@ int cli_admin(int argc, char **argv)
         return 2;
     }
     const char *file = NULL;
-    if (c->takes_file && verb && strcmp(verb, "import") == 0 && i < argc && strncmp(argv[i], "--", 2) != 0)
+    bool file_verb = verb && (strcmp(verb, "import") == 0 || strcmp(verb, "set") == 0);
+    if (c->takes_file && file_verb && i < argc && strncmp(argv[i], "--", 2) != 0)
         file = argv[i++];
     json_t *a = args_parse(argc - i, argv + i, c->opts);
     if (!a)
@@ -371,6 +376,8 @@ int cli_admin(int argc, char **argv)
         rc = cmd_token(s, verb, a);
     else if (!strcmp(object, "asn"))
         rc = cmd_asn(s, verb, a, file);
+    else if (!strcmp(object, "catalogue"))
+        rc = admin_catalogue(s, verb, a, file);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

@@ -13,4 +13,7 @@ int admin_print(json_t *result);
 /* admin_dns.c: `dns deploy [options]` and `dns zones`. */
 int admin_dns(struct store *s, const char *verb, json_t *args, const char *data_dir);
 
+/* admin_catalogue.c: `catalogue list | get | set | reset`. */
+int admin_catalogue(struct store *s, const char *verb, json_t *args, const char *file);
+
 #endif

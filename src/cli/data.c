@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "core/catalogue.h"
 
 void data_path(char *out, size_t size, const char *data_dir, const char *name)
 {
@@ -26,5 +27,11 @@ struct store *cli_open_store(const char *data_dir)
         return NULL;
     data_path(db, sizeof db, data_dir, "parapet.db");
     struct store_config cfg = {.backend = "sqlite", .path = db};
-    return store_open(&cfg);
+    struct store *s = store_open(&cfg);
+    /* The catalogue's shipped defaults, on the first start (and for any key
+     * a newer version ships); a source that cannot be read is reported and
+     * its key left out. */
+    if (s && catalogue_seed(s) != 0)
+        fprintf(stderr, "parapet: some catalogue defaults could not be loaded (see above)\n");
+    return s;
 }

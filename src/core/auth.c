@@ -7,6 +7,7 @@
 
 #include "core/auth_cache.h"
 #include "core/crypto.h"
+#include "core/resource.h"
 #include "core/route.h"
 #include "core/text.h"
 
@@ -78,8 +79,9 @@ int auth_resolve_token(struct req *r, const char *token)
     return 0;
 }
 
-/* Loads the customer into r->customer when the caller may act for it. */
-static int load_customer(struct req *r, const char *id)
+/* Loads the customer into r->customer when the caller may act for it:
+ * 0; -1 when it may not (nothing replied), -2 on a store error (replied). */
+static int load_customer_quiet(struct req *r, const char *id)
 {
     int rc = STORE_NOT_FOUND;
     if (id && auth_cache_get_customer(r->data_version, id, &r->customer))
@@ -88,7 +90,7 @@ static int load_customer(struct req *r, const char *id)
         auth_cache_put_customer(r->data_version, &r->customer);
     if (rc == STORE_ERROR) {
         reply_error(r, E_STORE, NULL);
-        return -1;
+        return -2;
     }
     bool mine =
         rc == STORE_OK &&
@@ -96,10 +98,18 @@ static int load_customer(struct req *r, const char *id)
          (r->caller.kind == TOKEN_INSTALLED && strcmp(r->customer.id, r->caller.customer_id) == 0));
     if (!mine) {
         memset(&r->customer, 0, sizeof r->customer);
-        reply_error(r, E_NOT_FOUND, "customer_id: no such customer");
         return -1;
     }
     return 0;
+}
+
+/* load_customer_quiet, answering 404 for a customer the caller may not see. */
+static int load_customer(struct req *r, const char *id)
+{
+    int rc = load_customer_quiet(r, id);
+    if (rc == -1)
+        reply_error(r, E_NOT_FOUND, "customer_id: no such customer");
+    return rc == 0 ? 0 : -1;
 }
 
 static bool has_service(const struct customer *c, enum service s)
@@ -122,6 +132,39 @@ static const char *service_name(enum service s)
     case SVC_CDN: return "cdn_federation";
     default: return "";
     }
+}
+
+/* The site kind a /specp/<family>/site/{site_id} path names. */
+static const char *site_kind(enum service s)
+{
+    switch (s) {
+    case SVC_OP: return "op.site";
+    case SVC_AP: return "ap.site";
+    default: return NULL;
+    }
+}
+
+/* Loads the path's site into r->site and its customer, when the caller may
+ * act for that customer; an unknown site and another tenant's site get the
+ * same answer. */
+static int load_site(struct req *r)
+{
+    struct res_query q = {.kind = site_kind(r->route->service), .parent_rid = RES_TOP_LEVEL};
+    const char *id = path_param(r, "site_id");
+    int rc = q.kind && id ? r->store->ops->res_get(r->store, &q, id, NULL, &r->site) : STORE_NOT_FOUND;
+    if (rc == STORE_ERROR) {
+        reply_error(r, E_STORE, NULL);
+        return -1;
+    }
+    req_hold(r, r->site.doc); /* released with the request */
+    int mine = rc == STORE_OK ? load_customer_quiet(r, r->site.customer_id) : -1;
+    if (mine != 0) {
+        memset(&r->site, 0, sizeof r->site);
+        if (mine == -1)
+            reply_error(r, E_NOT_FOUND, "site_id: no such site");
+        return -1;
+    }
+    return 0;
 }
 
 int auth_check_access(struct req *r)
@@ -148,6 +191,10 @@ int auth_check_access(struct req *r)
             return -1;
         }
         if (load_customer(r, r->caller.customer_id) != 0)
+            return -1;
+        break;
+    case ACCESS_SITE:
+        if (load_site(r) != 0)
             return -1;
         break;
     }

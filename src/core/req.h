@@ -71,6 +71,8 @@ struct req {
     struct caller caller;
     uint64_t data_version;      /* the store's, read before authentication's first read */
     struct customer customer;   /* the customer acted on, when the route has one */
+    struct resource site;       /* ACCESS_SITE routes: the site of the path's {site_id} */
+    json_t *held;               /* JSON values kept until the request ends (core/resource.h) */
     bool keep_changes;          /* commit the transaction even though the reply is an error */
     void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */
 

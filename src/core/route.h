@@ -21,6 +21,8 @@ enum access {
     ACCESS_PORTAL,         /* a portal app's token; acts for the portal */
     ACCESS_CUSTOMER,       /* {customer_id} in the path: the portal's customer, or the installed app's one */
     ACCESS_BOUND_CUSTOMER, /* an installed app's token; acts for its customer */
+    ACCESS_SITE,           /* {site_id} in a /specp path: the site's customer, checked as ACCESS_CUSTOMER;
+                              the site (of the route's service: op.site, ap.site) is loaded into r->site */
 };
 
 /* The protection service a customer must have for the route. */

@@ -64,3 +64,33 @@ const char *rule_base64(const json_t *value, long min_bytes)
     }
     return NULL;
 }
+
+const char *rule_cidr(json_t **value, long flags)
+{
+    struct cidr c;
+    int rc = cidr_parse(json_string_value(*value),
+                        ((flags & RULE_CIDR_BARE) ? CIDR_ALLOW_BARE : 0) |
+                            ((flags & RULE_CIDR_STRICT) ? CIDR_REJECT_HOST_BITS : 0),
+                        &c);
+    if (rc != 0)
+        return cidr_error(rc);
+    if ((flags & RULE_CIDR_V4) && c.addr.family != NET_V4)
+        return "must be an IPv4 block";
+    if ((flags & RULE_CIDR_V6) && c.addr.family != NET_V6)
+        return "must be an IPv6 block";
+    if ((flags & RULE_CIDR_PUBLIC) && ip_is_special(&c.addr))
+        return "must not be a loopback, unspecified, multicast or link-local block";
+    char text[NET_TEXT_MAX];
+    cidr_format(&c, text);
+    replace_text(value, text);
+    return NULL;
+}
+
+const char *rule_word(const json_t *value, long unused)
+{
+    (void)unused;
+    const char *s = json_string_value(value);
+    if (s[strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")] != '\0')
+        return "may hold only letters, digits and underscores";
+    return NULL;
+}

@@ -22,4 +22,17 @@ const char *rule_key_name(json_t **value, long unused);
 /* RULE: standard base64 encoding at least min_bytes bytes. */
 const char *rule_base64(const json_t *value, long min_bytes);
 
+/* Flags of rule_cidr (or-ed). */
+enum {
+    RULE_CIDR_V4 = 1 << 0,     /* IPv4 only */
+    RULE_CIDR_V6 = 1 << 1,     /* IPv6 only (neither flag: both families) */
+    RULE_CIDR_BARE = 1 << 2,   /* a bare address is taken as /32 or /128 */
+    RULE_CIDR_STRICT = 1 << 3, /* host bits set ("10.0.0.1/24") is an error, not cleared */
+    RULE_CIDR_PUBLIC = 1 << 4, /* refuse loopback, multicast, link-local, unspecified (ip_is_special) */
+};
+/* CANON: an address block, rewritten as canonical "addr/len". */
+const char *rule_cidr(json_t **value, long flags);
+/* RULE: ASCII letters, digits and underscore only (names of sites, hosts, ...). */
+const char *rule_word(const json_t *value, long unused);
+
 #endif

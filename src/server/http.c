@@ -115,6 +115,7 @@ static void free_pending(struct pending *p)
     json_decref(p->r.body_fields);
     json_decref(p->r.path_params);
     json_decref(p->r.fields);
+    json_decref(p->r.held);
     for (struct upload_file *f = p->r.files, *next; f; f = next) {
         next = f->next;
         free((char *)f->field);

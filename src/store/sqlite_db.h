@@ -111,5 +111,19 @@ int sq_dns_key_find(struct store *s, const char *key_name, int64_t except_zone, 
 int sq_dns_deploy_snapshot(struct store *s, json_t **out);
 int sq_dns_deploy_mark(struct store *s, int64_t id, int64_t generation, const char *state, const char *reason,
                        const char *deployed_spec);
+int sq_res_create(struct store *s, const struct res_kind *k, struct resource *r);
+int sq_res_get(struct store *s, const struct res_query *q, const char *id, const char *name,
+               struct resource *out);
+int sq_res_update(struct store *s, struct resource *r);
+int sq_res_delete(struct store *s, int64_t rid, json_t **blocker);
+int sq_res_list(struct store *s, const struct res_query *q, json_t **out, long *total);
+int sq_blocks_set(struct store *s, int64_t rid, const struct cidr *blocks, size_t n);
+int sq_blocks_get(struct store *s, int64_t rid, struct cidr **out, size_t *n);
+int sq_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,
+                          struct block_hit *out, size_t max, size_t *n);
+int sq_blocks_uncovered(struct store *s, int64_t rid, struct block_hit *out);
+int sq_catalogue_get(struct store *s, const char *key, json_t **out);
+int sq_catalogue_set(struct store *s, const char *key, const json_t *value, const char *source);
+int sq_catalogue_list(struct store *s, json_t **out);
 
 #endif

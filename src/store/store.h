@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "store/resource.h"
+
 enum {
     STORE_OK = 0,
     STORE_NOT_FOUND = 1,
@@ -217,7 +219,52 @@ struct store_ops {
      * the spec now served (NULL keeps the previous one). */
     int (*dns_deploy_mark)(struct store *s, int64_t id, int64_t generation, const char *state,
                            const char *reason, const char *deployed_spec);
+
+    /* ---- generic resources (store/resource.h, docs/architecture.md) ----
+     * create: fills r->rid, r->id (unless given), timestamps and version 1;
+     * STORE_CONFLICT when the name is taken in its scope; STORE_NOT_FOUND
+     * when the parent does not exist or is another customer's. */
+    int (*res_create)(struct store *s, const struct res_kind *k, struct resource *r);
+    /* The one resource of q->kind with this public id (or, with id NULL, this
+     * name) that q's filters see; q's offset/limit are ignored. */
+    int (*res_get)(struct store *s, const struct res_query *q, const char *id, const char *name,
+                   struct resource *out);
+    /* Writes r->name and r->doc when r->version is still the stored version
+     * (STORE_CONFLICT otherwise, or when the name is taken); bumps
+     * r->version and r->updated_at. */
+    int (*res_update)(struct store *s, struct resource *r);
+    /* Deletes the resource, what goes with it and their address blocks; when
+     * a descendant restricts the delete, STORE_CONFLICT and *blocker (if not
+     * NULL) tells which one ({"kind","id"}, new reference). */
+    int (*res_delete)(struct store *s, int64_t rid, json_t **blocker);
+    /* A page of the resources q sees, in creation order, as an array of
+     * {"rid","id","kind","customer_id","parent_rid","name","doc","created_at",
+     * "updated_at","version"}; *total counts them all. With a parent
+     * (q->parent_rid > 0) only q->customer_id filters further: the caller
+     * has checked the parent. */
+    int (*res_list)(struct store *s, const struct res_query *q, json_t **out, long *total);
+
+    /* Address blocks: set replaces the blocks the resource holds (in the
+     * given order); get returns them (malloc'd array, *n of them). */
+    int (*blocks_set)(struct store *s, int64_t rid, const struct cidr *blocks, size_t n);
+    int (*blocks_get)(struct store *s, int64_t rid, struct cidr **out, size_t *n);
+    /* Blocks that f sees and that overlap c: up to max hits, *n found. */
+    int (*blocks_overlapping)(struct store *s, const struct cidr *c, const struct block_filter *f,
+                              struct block_hit *out, size_t max, size_t *n);
+    /* A block held by a descendant of `rid` that lies inside no block of
+     * `rid` itself: STORE_OK with *out filled, or STORE_NOT_FOUND when all
+     * are covered (an update of a site's blocks must keep its networks and
+     * hosts covered). */
+    int (*blocks_uncovered)(struct store *s, int64_t rid, struct block_hit *out);
+
+    /* ---- the operator's catalogue: named JSON values ---- */
+    int (*catalogue_get)(struct store *s, const char *key, json_t **out);
+    /* source: "default" (shipped) or "operator" */
+    int (*catalogue_set)(struct store *s, const char *key, const json_t *value, const char *source);
+    /* [{"key","source","updated_at"}] */
+    int (*catalogue_list)(struct store *s, json_t **out);
 };
+
 
 struct store {
     const struct store_ops *ops;
