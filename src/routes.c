@@ -1,9 +1,14 @@
 /* routes.c — expands routes.def into the route table. */
 #include "core/route.h"
 
+#include "api/ap/ap.h"
+#include "api/ap/ap_policy.h"
+#include "api/cp/cp.h"
 #include "api/customers/customers.h"
 #include "api/dns/dns.h"
 #include "api/oauth/oauth.h"
+#include "api/op/op.h"
+#include "api/op/op_mitigation.h"
 #include "core/rules.h"
 
 #define GET    M_GET
