@@ -45,7 +45,13 @@ struct pending {
     struct form_sink sink;
     char *raw; /* JSON (or unknown) body bytes */
     size_t raw_len, raw_cap;
+    /* A write is answered once it is durable (store_ops.durable_notify):
+     * the connection is suspended meanwhile, the worker thread serves others. */
+    struct MHD_Connection *conn;
+    _Atomic int durable; /* enum durable_state */
 };
+
+enum durable_state { DURABLE_NONE, DURABLE_WAITING, DURABLE_OK, DURABLE_FAILED };
 
 static double elapsed_s(const struct timespec *since)
 {
@@ -341,6 +347,39 @@ static enum MHD_Result reply_early(struct pending *p, struct MHD_Connection *con
     return send_reply(p, conn);
 }
 
+/* From the store's syncer thread (or at once): the write is on disk, or
+ * can no longer be made so. */
+static void on_durable(void *arg, bool ok)
+{
+    struct pending *p = arg;
+    atomic_store(&p->durable, ok ? DURABLE_OK : DURABLE_FAILED);
+    MHD_resume_connection(p->conn);
+}
+
+/* Sends the reply now, or once the request's write is durable. */
+static enum MHD_Result reply_when_durable(struct pending *p, struct MHD_Connection *conn)
+{
+    struct store *s = p->r.store;
+    uint64_t ticket = s ? s->ops->commit_ticket(s) : 0;
+    if (!ticket)
+        return send_reply(p, conn);
+    p->conn = conn;
+    atomic_store(&p->durable, DURABLE_WAITING);
+    MHD_suspend_connection(conn); /* before the callback can resume it */
+    int rc = s->ops->durable_notify(s, ticket, on_durable, p);
+    if (rc != 0)
+        on_durable(p, rc == 1);
+    return MHD_YES;
+}
+
+/* Called again once on_durable resumed the connection. */
+static enum MHD_Result reply_resumed(struct pending *p, struct MHD_Connection *conn)
+{
+    if (atomic_load(&p->durable) == DURABLE_FAILED)
+        reply_error(&p->r, E_STORE, "the change was made but could not be written to disk; check it");
+    return send_reply(p, conn);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size,
                                   void **con_cls)
@@ -352,6 +391,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!p)
         return MHD_NO; /* out of memory in on_uri: close the connection */
     const struct server_config *cfg = p->server->cfg;
+    if (atomic_load(&p->durable) != DURABLE_NONE)
+        return reply_resumed(p, conn);
     if (!p->headers_seen) {
         p->headers_seen = true;
         begin_request(p, conn, method);
@@ -384,7 +425,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         reply_error(&p->r, E_STORE, "the store is not available");
     else
         dispatch(&p->r);
-    return send_reply(p, conn);
+    return reply_when_durable(p, conn);
 }
 
 /* TLS connections read through a buffer of their own (tls_readahead.h),
@@ -424,7 +465,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
     }
     /* connections come from our listener (see listener.h) */
     unsigned flags =
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET;
+        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET |
+        MHD_ALLOW_SUSPEND_RESUME;
     if (!cfg->plain_http)
         flags |= MHD_USE_TLS;
     struct MHD_OptionItem tls_opts[] = {

@@ -21,7 +21,9 @@ int worker_store_init(const struct store_config *cfg)
 struct store *worker_store(void)
 {
     struct store *s = pthread_getspecific(key);
-    if (!s && (s = store_open(config)))
+    if (!s && (s = store_open(config))) {
+        s->ops->defer_durability(s, true); /* the HTTP layer waits for durability (http.c) */
         pthread_setspecific(key, s);
+    }
     return s;
 }

@@ -251,6 +251,10 @@ struct store *sqlite_store_open(const char *path)
     d->conn = &d->own;
     d->db = d->own.db;
     d->writer = writer_get(sqlite3_db_filename(d->db, "main"));
+    /* Without the shared writer (too many databases), writes stay on this
+     * connection: durable by SQLite's own sync at every commit. */
+    if (!d->writer)
+        exec_sql(d->db, "PRAGMA synchronous=FULL");
     return &d->base;
 }
 
@@ -309,6 +313,7 @@ int sqlite_begin(struct store *s, bool write)
     int rc = tx(s, write ? begin_write_sql : begin_sql);
     if (take)
         end_write(d); /* only if BEGIN failed */
+    d->changes_at_begin = sqlite3_total_changes64(d->db);
     return rc;
 }
 
@@ -317,11 +322,38 @@ uint64_t sqlite_data_version(struct store *s)
     return data_version_read(DB(s)->own.version);
 }
 
+/* A write transaction that changed rows is answered only once it is
+ * durable: see "group commit" in sqlite_writer.h. */
 int sqlite_commit(struct store *s)
 {
+    struct sqlite_store *d = DB(s);
+    bool on_writer = d->conn != &d->own;
+    bool wrote = on_writer && sqlite3_total_changes64(d->db) != d->changes_at_begin;
     int rc = tx(s, commit_sql);
-    end_write(DB(s));
+    uint64_t seq = rc == STORE_OK && wrote ? writer_committed(d->writer) : 0;
+    end_write(d);
+    if (seq && d->defer_durability)
+        d->ticket = seq;
+    else if (seq && writer_wait_durable(d->writer, seq) != 0)
+        rc = STORE_ERROR;
     return rc;
+}
+
+void sqlite_defer_durability(struct store *s, bool on)
+{
+    DB(s)->defer_durability = on && DB(s)->writer;
+}
+
+uint64_t sqlite_commit_ticket(struct store *s)
+{
+    uint64_t t = DB(s)->ticket;
+    DB(s)->ticket = 0;
+    return t;
+}
+
+int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg)
+{
+    return DB(s)->writer ? writer_notify_durable(DB(s)->writer, ticket, done, arg) : 1;
 }
 
 int sqlite_rollback(struct store *s)

@@ -34,6 +34,9 @@ struct sqlite_store {
     struct sqlite_conn *conn; /* own, or the shared writer's during a write transaction */
     struct sqlite_conn own;
     struct sqlite_writer *writer; /* see sqlite_writer.h; NULL: writes stay on own */
+    sqlite3_int64 changes_at_begin; /* total changes when the write transaction began */
+    bool defer_durability;          /* see store_ops.defer_durability */
+    uint64_t ticket;                /* the last deferred commit's sequence number */
 };
 
 #define DB(s) ((struct sqlite_store *)(s))
@@ -67,6 +70,9 @@ int sqlite_begin(struct store *s, bool write);
 int sqlite_commit(struct store *s);
 int sqlite_rollback(struct store *s);
 uint64_t sqlite_data_version(struct store *s);
+void sqlite_defer_durability(struct store *s, bool on);
+uint64_t sqlite_commit_ticket(struct store *s);
+int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
 
 /* Entity operations (sqlite_accounts.c, sqlite_tokens.c, sqlite_dns.c); sqlite_ops.c puts
  * them in the backend's ops table. */

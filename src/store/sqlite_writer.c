@@ -1,10 +1,17 @@
 /* sqlite_writer.c — see sqlite_writer.h. */
 #include "store/sqlite_writer.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store/sqlite_db.h"
 
@@ -16,6 +23,26 @@ struct sqlite_writer {
     pthread_mutex_t mutex; /* held for the length of a write transaction */
     struct sqlite_conn conn;
     bool open;
+
+    /* group commit */
+    _Atomic uint64_t committed; /* commits that wrote, counted under `mutex` */
+    pthread_mutex_t sync_mutex; /* guards the members below */
+    pthread_cond_t synced;      /* broadcast when durable changes, a waiter comes, or stop is set */
+    uint64_t durable; /* every commit up to this one is on disk */
+    bool syncing;     /* a waiter is running fdatasync */
+    uint64_t syncs;   /* fdatasync calls made */
+    int wal_fd;       /* our own descriptor of PATH-wal (-1: not open) */
+    struct durable_waiter *waiters; /* deferred durability: called back by the syncer thread */
+    pthread_t syncer;
+    bool syncer_running, stop;
+};
+
+struct durable_waiter {
+    uint64_t seq;
+    void (*done)(void *arg, bool ok);
+    void *arg;
+    bool ok; /* set when taken off the list */
+    struct durable_waiter *next;
 };
 
 static struct sqlite_writer writers[MAX_WRITERS];
@@ -38,6 +65,9 @@ struct sqlite_writer *writer_get(const char *path)
         memset(w, 0, sizeof *w);
         strcpy(w->path, path);
         pthread_mutex_init(&w->mutex, NULL);
+        pthread_mutex_init(&w->sync_mutex, NULL);
+        pthread_cond_init(&w->synced, NULL);
+        w->wal_fd = -1;
     }
     if (w)
         w->users++;
@@ -45,14 +75,22 @@ struct sqlite_writer *writer_get(const char *path)
     return w;
 }
 
+static void stop_syncer(struct sqlite_writer *w);
+
 void writer_put(struct sqlite_writer *w)
 {
     pthread_mutex_lock(&writers_mutex);
     if (--w->users == 0) {
+        stop_syncer(w);
         if (w->open)
             db_conn_close(&w->conn);
         w->open = false;
+        if (w->wal_fd >= 0)
+            close(w->wal_fd);
+        w->wal_fd = -1;
         pthread_mutex_destroy(&w->mutex);
+        pthread_mutex_destroy(&w->sync_mutex);
+        pthread_cond_destroy(&w->synced);
     }
     pthread_mutex_unlock(&writers_mutex);
 }
@@ -82,4 +120,165 @@ struct sqlite_conn *writer_enter(struct sqlite_writer *w, unsigned timeout_ms)
 void writer_leave(struct sqlite_writer *w)
 {
     pthread_mutex_unlock(&w->mutex);
+}
+
+uint64_t writer_committed(struct sqlite_writer *w)
+{
+    return atomic_fetch_add(&w->committed, 1) + 1;
+}
+
+/* A descriptor of the WAL file as it is now: SQLite deletes the WAL when
+ * its last connection closes and makes a new one later, so a descriptor of
+ * a replaced file (another inode) is reopened. */
+static int wal_descriptor(struct sqlite_writer *w)
+{
+    char wal[PATH_MAX + 8];
+    snprintf(wal, sizeof wal, "%s-wal", w->path);
+    struct stat now, held;
+    if (stat(wal, &now) != 0)
+        return -1;
+    if (w->wal_fd >= 0 && fstat(w->wal_fd, &held) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev)
+        return w->wal_fd;
+    if (w->wal_fd >= 0)
+        close(w->wal_fd);
+    w->wal_fd = open(wal, O_RDONLY | O_CLOEXEC);
+    return w->wal_fd;
+}
+
+/* Runs one fdatasync of the WAL for every commit counted so far; called and
+ * returning with sync_mutex held. 0, or -1 when the sync failed; *target
+ * is the last commit it covered. */
+static int lead_sync(struct sqlite_writer *w, uint64_t *target)
+{
+    w->syncing = true;
+    /* each commit's WAL frames were written before it took its number */
+    *target = atomic_load(&w->committed);
+    pthread_mutex_unlock(&w->sync_mutex);
+    int fd = wal_descriptor(w);
+    int sync_rc = fd >= 0 ? fdatasync(fd) : -1;
+    int err = errno;
+    pthread_mutex_lock(&w->sync_mutex);
+    w->syncing = false;
+    w->syncs++;
+    if (sync_rc == 0 && *target > w->durable)
+        w->durable = *target;
+    if (sync_rc != 0)
+        fprintf(stderr, "parapet: sqlite: syncing %s-wal: %s\n", w->path, strerror(err));
+    pthread_cond_broadcast(&w->synced);
+    return sync_rc == 0 ? 0 : -1;
+}
+
+int writer_wait_durable(struct sqlite_writer *w, uint64_t seq)
+{
+    int rc = 0;
+    pthread_mutex_lock(&w->sync_mutex);
+    while (w->durable < seq && rc == 0) {
+        uint64_t target;
+        if (w->syncing)
+            pthread_cond_wait(&w->synced, &w->sync_mutex);
+        else
+            rc = lead_sync(w, &target);
+    }
+    pthread_mutex_unlock(&w->sync_mutex);
+    return rc;
+}
+
+/* Takes the waiters whose commit is durable (all up to `failed_upto` when a
+ * sync failed) off the list, in a list of their own. */
+static struct durable_waiter *take_waiters(struct sqlite_writer *w, uint64_t failed_upto)
+{
+    struct durable_waiter *ready = NULL, **link = &w->waiters;
+    while (*link) {
+        struct durable_waiter *x = *link;
+        if (x->seq <= w->durable || x->seq <= failed_upto) {
+            x->ok = x->seq <= w->durable;
+            *link = x->next;
+            x->next = ready;
+            ready = x;
+        } else {
+            link = &x->next;
+        }
+    }
+    return ready;
+}
+
+/* The syncer thread: syncs while deferred waiters wait, and calls them back
+ * once their commit is durable. Exits when stopped and no one waits. */
+static void *syncer_main(void *arg)
+{
+    struct sqlite_writer *w = arg;
+    uint64_t failed_upto = 0;
+    pthread_mutex_lock(&w->sync_mutex);
+    for (;;) {
+        struct durable_waiter *ready = take_waiters(w, failed_upto);
+        if (ready) {
+            pthread_mutex_unlock(&w->sync_mutex);
+            while (ready) {
+                struct durable_waiter *next = ready->next;
+                ready->done(ready->arg, ready->ok);
+                free(ready);
+                ready = next;
+            }
+            pthread_mutex_lock(&w->sync_mutex);
+            continue;
+        }
+        if (!w->waiters && w->stop)
+            break;
+        if (!w->waiters || w->syncing) {
+            pthread_cond_wait(&w->synced, &w->sync_mutex);
+            continue;
+        }
+        uint64_t target;
+        if (lead_sync(w, &target) != 0)
+            failed_upto = target;
+    }
+    pthread_mutex_unlock(&w->sync_mutex);
+    return NULL;
+}
+
+int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(void *arg, bool ok), void *arg)
+{
+    struct durable_waiter *x = malloc(sizeof *x);
+    pthread_mutex_lock(&w->sync_mutex);
+    if (w->durable >= seq || !x) {
+        pthread_mutex_unlock(&w->sync_mutex);
+        free(x);
+        return x ? 1 : -1;
+    }
+    *x = (struct durable_waiter){.seq = seq, .done = done, .arg = arg, .next = w->waiters};
+    w->waiters = x;
+    if (!w->syncer_running) {
+        w->stop = false;
+        w->syncer_running = pthread_create(&w->syncer, NULL, syncer_main, w) == 0;
+    }
+    bool running = w->syncer_running;
+    if (!running)
+        w->waiters = x->next;
+    pthread_cond_broadcast(&w->synced);
+    pthread_mutex_unlock(&w->sync_mutex);
+    if (!running) {
+        free(x);
+        return writer_wait_durable(w, seq) == 0 ? 1 : -1; /* no thread: wait here */
+    }
+    return 0;
+}
+
+static void stop_syncer(struct sqlite_writer *w)
+{
+    pthread_mutex_lock(&w->sync_mutex);
+    bool running = w->syncer_running;
+    w->stop = true;
+    pthread_cond_broadcast(&w->synced);
+    pthread_mutex_unlock(&w->sync_mutex);
+    if (running)
+        pthread_join(w->syncer, NULL);
+    w->syncer_running = false;
+}
+
+uint64_t writer_syncs(struct sqlite_writer *w)
+{
+    pthread_mutex_lock(&w->sync_mutex);
+    uint64_t n = w->syncs;
+    pthread_mutex_unlock(&w->sync_mutex);
+    return n;
 }

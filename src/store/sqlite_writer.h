@@ -14,11 +14,21 @@
  *   written since its last transaction: with two writers taking turns, each
  *   write transaction re-read ~14 pages with pread; on the one writer, ~2.
  * Writers in other processes (parapet admin) still meet SQLite's own locks
- * and busy timeout. */
+ * and busy timeout.
+ *
+ * Durability (group commit): connections run synchronous=NORMAL, so COMMIT
+ * writes the transaction to the WAL without syncing it. A committer that
+ * wrote takes a sequence number while it still holds the writer, releases
+ * the writer, and waits until an fdatasync of the WAL that began after its
+ * commit has finished: the first waiter syncs for everyone committed so
+ * far, the others wait for it (or for the next one). So every acknowledged
+ * write is on disk, and concurrent writers share one fdatasync. Checkpoints
+ * keep NORMAL's own syncs (WAL before copying, database after). */
 #ifndef PARAPET_SQLITE_WRITER_H
 #define PARAPET_SQLITE_WRITER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct sqlite_conn;
 struct sqlite_writer;
@@ -32,5 +42,18 @@ void writer_put(struct sqlite_writer *w);
  * on first use; NULL (writer not taken) on timeout or if it cannot open. */
 struct sqlite_conn *writer_enter(struct sqlite_writer *w, unsigned timeout_ms);
 void writer_leave(struct sqlite_writer *w);
+/* While holding the writer, after a COMMIT that wrote: the sequence number
+ * to wait for once the writer is left. */
+uint64_t writer_committed(struct sqlite_writer *w);
+/* Returns once the WAL is synced up to commit `seq`: 0, or -1 when syncing
+ * failed (the commit may not be durable). */
+int writer_wait_durable(struct sqlite_writer *w, uint64_t seq);
+/* The deferred form: calls done(arg, ok) from the writer's syncer thread
+ * once commit `seq` is durable (ok) or a sync covering it failed. Returns 0
+ * when it will call back, 1 when the commit is durable already (no call),
+ * -1 on failure (no call). */
+int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(void *arg, bool ok), void *arg);
+/* How many WAL syncs group commit has run (for tests and figures). */
+uint64_t writer_syncs(struct sqlite_writer *w);
 
 #endif

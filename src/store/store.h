@@ -146,6 +146,19 @@ struct store_ops {
      * something cached from that read stays true while the value stays the
      * same. 0: the backend cannot tell (nothing may be cached). */
     uint64_t (*data_version)(struct store *s);
+    /* Durability. By default commit returns once the transaction is durable
+     * (group commit: concurrent commits share one sync). With deferred
+     * durability on, commit returns once the transaction is committed and
+     * visible; commit_ticket() then gives a ticket (0: nothing to wait for,
+     * e.g. nothing was written; taking it clears it) and durable_notify()
+     * calls done(arg, ok) from another thread once the ticket's commit is
+     * durable (ok) or can no longer be made so. durable_notify answers 0
+     * when it will call back, 1 when the commit is durable already (no call),
+     * -1 on failure (no call). The HTTP layer uses this to answer a write
+     * only once it is durable without holding a worker thread meanwhile. */
+    void (*defer_durability)(struct store *s, bool on);
+    uint64_t (*commit_ticket)(struct store *s);
+    int (*durable_notify)(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
 
     int (*portal_create)(struct store *s, const struct portal *p);
     int (*portal_get)(struct store *s, const char *id, struct portal *out);

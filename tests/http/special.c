@@ -625,8 +625,57 @@ static int secret_rotation_and_revocation(struct fixture *fx)
     return bad;
 }
 
+/* An acknowledged write is durable: the reply waits for the sync of the
+ * write-ahead log that holds it (group commit), and a write that cannot be
+ * synced is not answered "success". Deleting the database's -wal file under
+ * a running server is such a case (what SQLite still writes there is lost
+ * on restart): the next write must answer 500, not 200. A server of its
+ * own, on a data directory of its own. */
+static int durable_writes(struct fixture *fx)
+{
+    char dir[] = "/tmp/parapet-durable-XXXXXX";
+    if (!mkdtemp(dir))
+        return FAIL("mkdtemp");
+    json_t *portal = admin(fx->bin, dir, "portal create --name Durable");
+    json_t *app = admin(fx->bin, dir, "app create --kind portal --portal %s --name DurableApp",
+                        json_string_value(json_object_get(portal, "portal_id")));
+    const char *app_id = json_string_value(json_object_get(app, "app_id"));
+    const char *secret = json_string_value(json_object_get(app, "secret"));
+    int port = free_port(), bad = 0;
+    pid_t pid = app_id && secret ? server_start(fx->bin, dir, port, "--plain-http --no-dns-deploy", fx->log) : -1;
+    if (pid < 0)
+        bad |= FAIL("cannot set up a server");
+    char u[256], body[512], wal[128];
+    snprintf(u, sizeof u, "http://127.0.0.1:%d/oauth/credit/token", port);
+    snprintf(body, sizeof body, "app_id=%s&secret=%s&grant_type=client_credential", app_id, secret);
+    snprintf(wal, sizeof wal, "%s/parapet.db-wal", dir);
+    long want[2] = {200, 500};
+    for (int i = 0; i < 2 && pid >= 0; i++) {
+        if (i == 1 && unlink(wal) != 0)
+            bad |= FAIL("cannot remove %s", wal);
+        struct http_request rq = {.method = "POST", .url = u, .body = body, .body_len = strlen(body)};
+        rq.headers[rq.nheaders++] = "Content-Type: application/x-www-form-urlencoded";
+        struct http_response rs;
+        http_do(&rq, &rs);
+        bad |= rs.status != want[i] ? FAIL("write %d: %ld %s, want %ld", i, rs.status, rs.body, want[i]) : 0;
+        bad |= i == 1 && !strstr(rs.body ? rs.body : "", "50000002") ? FAIL("body %s", rs.body) : 0;
+        http_response_free(&rs);
+    }
+    if (pid >= 0)
+        server_stop(pid);
+    http_reset_connection();
+    json_decref(portal);
+    json_decref(app);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        bad |= FAIL("cannot remove %s", dir);
+    return bad;
+}
+
 const struct special_test special_tests[] = {
     {"special: keep-alive across GET, POST and errors", keep_alive},
+    {"special: a write is answered only once it is durable", durable_writes},
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
     {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
