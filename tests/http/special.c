@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "http/harness.h"
+#include "http/isolation.h"
 
 #define FAIL(...) (check_fail(__func__, __VA_ARGS__), 1)
 
@@ -676,6 +677,7 @@ static int durable_writes(struct fixture *fx)
 const struct special_test special_tests[] = {
     {"special: keep-alive across GET, POST and errors", keep_alive},
     {"special: a write is answered only once it is durable", durable_writes},
+    {"special: tenant isolation, walked from the route table", isolation_walk},
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
     {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
