@@ -29,6 +29,8 @@ void config_defaults(struct server_config *c)
     /* libmicrohttpd zeroes about 1.5x this much per request: 64 KiB cost 8% of
      * a GET's CPU (bench/run); 16 KiB is still twice nginx's default header room. */
     c->max_header_bytes = 16 * 1024;
+    c->max_uri_bytes = 8 * 1024;
+    c->max_header_fields = 100;
     c->max_body_bytes = 16 * 1024 * 1024;
     c->request_timeout_s = 30;
     c->max_connections = 1024;
@@ -49,6 +51,8 @@ static const struct opt serve_opts[] = {
     {.name = "tls-key"},
     {.name = "threads"},
     {.name = "max-header-bytes"},
+    {.name = "max-uri-bytes"},
+    {.name = "max-header-fields"},
     {.name = "max-body-bytes"},
     {.name = "request-timeout"},
     {.name = "max-connections"},
@@ -78,6 +82,8 @@ static void serve_usage(void)
           "                             a self-signed pair is created there on first start)\n"
           "  --threads N                worker threads (default: number of cores)\n"
           "  --max-header-bytes N       memory per connection for request line and headers (16384)\n"
+          "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
+          "  --max-header-fields N      header lines, and cookies, per request (100; 431 beyond)\n"
           "  --max-body-bytes N         largest request body (16777216)\n"
           "  --request-timeout S        idle limit, and limit on receiving one request (30)\n"
           "  --max-connections N        connections in total (1024)\n"
@@ -152,6 +158,8 @@ static int configure(json_t *a, struct server_config *c)
     c->field = (__typeof__(c->field))v;
     NUM("threads", 1, 1024, threads)
     NUM("max-header-bytes", 4096, 1 << 24, max_header_bytes)
+    NUM("max-uri-bytes", 256, 1 << 24, max_uri_bytes)
+    NUM("max-header-fields", 8, 1 << 16, max_header_fields)
     NUM("max-body-bytes", 1024, 1LL << 31, max_body_bytes)
     NUM("request-timeout", 1, 3600, request_timeout_s)
     NUM("max-connections", 1, 1 << 20, max_connections)

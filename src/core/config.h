@@ -18,6 +18,8 @@ struct server_config {
     const char *tls_cert_path, *tls_key_path;
     unsigned threads;
     size_t max_header_bytes; /* per-connection memory for request line + headers */
+    size_t max_uri_bytes;    /* longest request URI (path and query): 414 beyond */
+    unsigned max_header_fields; /* header lines, and cookies, per request: 431 beyond */
     size_t max_body_bytes;
     unsigned request_timeout_s; /* idle limit, and the limit on receiving one request */
     unsigned max_connections, max_connections_per_ip;

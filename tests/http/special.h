@@ -12,4 +12,7 @@ struct special_test {
 
 extern const struct special_test special_tests[];
 
+/* special_heads.c */
+int oversized_heads(struct fixture *fx);
+
 #endif
