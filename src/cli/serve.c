@@ -36,6 +36,10 @@ void config_defaults(struct server_config *c)
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->shutdown_grace_s = 10;
+    c->rate_limit = 6000; /* per app: 100 requests/s on average over a minute */
+    c->rate_window_s = 60;
+    c->auth_free_failures = 5;
+    c->auth_max_block_s = 900;
     c->access_ttl_s = 7200;
     c->refresh_ttl_s = 30L * 24 * 3600;
     c->code_ttl_s = 300;
@@ -58,6 +62,10 @@ static const struct opt serve_opts[] = {
     {.name = "max-connections"},
     {.name = "max-connections-per-ip"},
     {.name = "shutdown-grace"},
+    {.name = "rate-limit"},
+    {.name = "rate-window"},
+    {.name = "auth-failures"},
+    {.name = "auth-block-max"},
     {.name = "token-ttl"},
     {.name = "refresh-ttl"},
     {.name = "code-ttl"},
@@ -89,6 +97,11 @@ static void serve_usage(void)
           "  --max-connections N        connections in total (1024)\n"
           "  --max-connections-per-ip N connections per source address (128)\n"
           "  --shutdown-grace S         time requests in flight get on SIGTERM/SIGINT (10)\n"
+          "  --rate-limit N             requests per app per window; 429 beyond (6000; 0: no limit)\n"
+          "  --rate-window S            the window of --rate-limit (60)\n"
+          "  --auth-failures N          failed token requests per app and address before they are\n"
+          "                             slowed down (5; 4x as many per address; 0: never)\n"
+          "  --auth-block-max S         longest wait imposed after failed token requests (900)\n"
           "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
@@ -165,6 +178,10 @@ static int configure(json_t *a, struct server_config *c)
     NUM("max-connections", 1, 1 << 20, max_connections)
     NUM("max-connections-per-ip", 1, 1 << 20, max_connections_per_ip)
     NUM("shutdown-grace", 0, 3600, shutdown_grace_s)
+    NUM("rate-limit", 0, 1LL << 31, rate_limit)
+    NUM("rate-window", 1, 86400, rate_window_s)
+    NUM("auth-failures", 0, 1 << 20, auth_free_failures)
+    NUM("auth-block-max", 1, 86400, auth_max_block_s)
     NUM("token-ttl", 1, 1LL << 31, access_ttl_s)
     NUM("refresh-ttl", 1, 1LL << 31, refresh_ttl_s)
     NUM("code-ttl", 1, 3600, code_ttl_s)

@@ -341,6 +341,23 @@ static void finish_body(struct pending *p)
     }
 }
 
+/* The app's quota (IETF httpapi ratelimit-headers, draft 10) and, on a
+ * 429, when to come back. */
+static void add_rate_headers(struct MHD_Response *resp, const struct req *r)
+{
+    char v[96];
+    if (r->rate_limit) {
+        snprintf(v, sizeof v, "\"app\";q=%u;w=%u", r->rate_limit, r->rate_window);
+        MHD_add_response_header(resp, "RateLimit-Policy", v);
+        snprintf(v, sizeof v, "\"app\";r=%u;t=%u", r->rate_remaining, r->rate_reset);
+        MHD_add_response_header(resp, "RateLimit", v);
+    }
+    if (r->retry_after) {
+        snprintf(v, sizeof v, "%u", r->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, v);
+    }
+}
+
 static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn)
 {
     struct req *r = &p->r;
@@ -357,6 +374,7 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
     if (r->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+    add_rate_headers(resp, r);
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     if (p->server->cfg->log_requests || r->status >= 500)

@@ -14,5 +14,7 @@ extern const struct special_test special_tests[];
 
 /* special_heads.c */
 int oversized_heads(struct fixture *fx);
+/* special_abuse.c */
+int abuse_limits(struct fixture *fx);
 
 #endif
