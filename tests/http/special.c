@@ -580,6 +580,7 @@ const struct special_test special_tests[] = {
     {"special: header size limit", header_limit},
     {"special: many query parameters, headers, cookies, form fields get prompt envelope errors",
      oversized_heads},
+    {"special: kill -9 under write load loses no acknowledged write; integrity_check ok", crash_safety},
     {"special: per-app request quota (429, RateLimit headers) and failed token requests slowed", abuse_limits},
     {"special: graceful shutdown finishes requests in flight", graceful_shutdown},
     {"special: per-address connection limit, idle timeout, --plain-http", connection_limits},

@@ -16,5 +16,7 @@ extern const struct special_test special_tests[];
 int oversized_heads(struct fixture *fx);
 /* special_abuse.c */
 int abuse_limits(struct fixture *fx);
+/* special_crash.c */
+int crash_safety(struct fixture *fx);
 
 #endif
