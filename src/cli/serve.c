@@ -29,11 +29,17 @@ void config_defaults(struct server_config *c)
     /* libmicrohttpd zeroes about 1.5x this much per request: 64 KiB cost 8% of
      * a GET's CPU (bench/run); 16 KiB is still twice nginx's default header room. */
     c->max_header_bytes = 16 * 1024;
+    c->max_uri_bytes = 8 * 1024;
+    c->max_header_fields = 100;
     c->max_body_bytes = 16 * 1024 * 1024;
     c->request_timeout_s = 30;
     c->max_connections = 1024;
     c->max_connections_per_ip = 128;
     c->shutdown_grace_s = 10;
+    c->rate_limit = 6000; /* per app: 100 requests/s on average over a minute */
+    c->rate_window_s = 60;
+    c->auth_free_failures = 5;
+    c->auth_max_block_s = 900;
     c->access_ttl_s = 7200;
     c->refresh_ttl_s = 30L * 24 * 3600;
     c->code_ttl_s = 300;
@@ -49,11 +55,17 @@ static const struct opt serve_opts[] = {
     {.name = "tls-key"},
     {.name = "threads"},
     {.name = "max-header-bytes"},
+    {.name = "max-uri-bytes"},
+    {.name = "max-header-fields"},
     {.name = "max-body-bytes"},
     {.name = "request-timeout"},
     {.name = "max-connections"},
     {.name = "max-connections-per-ip"},
     {.name = "shutdown-grace"},
+    {.name = "rate-limit"},
+    {.name = "rate-window"},
+    {.name = "auth-failures"},
+    {.name = "auth-block-max"},
     {.name = "token-ttl"},
     {.name = "refresh-ttl"},
     {.name = "code-ttl"},
@@ -78,11 +90,18 @@ static void serve_usage(void)
           "                             a self-signed pair is created there on first start)\n"
           "  --threads N                worker threads (default: number of cores)\n"
           "  --max-header-bytes N       memory per connection for request line and headers (16384)\n"
+          "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
+          "  --max-header-fields N      header lines, and cookies, per request (100; 431 beyond)\n"
           "  --max-body-bytes N         largest request body (16777216)\n"
           "  --request-timeout S        idle limit, and limit on receiving one request (30)\n"
           "  --max-connections N        connections in total (1024)\n"
           "  --max-connections-per-ip N connections per source address (128)\n"
           "  --shutdown-grace S         time requests in flight get on SIGTERM/SIGINT (10)\n"
+          "  --rate-limit N             requests per app per window; 429 beyond (6000; 0: no limit)\n"
+          "  --rate-window S            the window of --rate-limit (60)\n"
+          "  --auth-failures N          failed token requests per app and address before they are\n"
+          "                             slowed down (5; 4x as many per address; 0: never)\n"
+          "  --auth-block-max S         longest wait imposed after failed token requests (900)\n"
           "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
@@ -152,11 +171,17 @@ static int configure(json_t *a, struct server_config *c)
     c->field = (__typeof__(c->field))v;
     NUM("threads", 1, 1024, threads)
     NUM("max-header-bytes", 4096, 1 << 24, max_header_bytes)
+    NUM("max-uri-bytes", 256, 1 << 24, max_uri_bytes)
+    NUM("max-header-fields", 8, 1 << 16, max_header_fields)
     NUM("max-body-bytes", 1024, 1LL << 31, max_body_bytes)
     NUM("request-timeout", 1, 3600, request_timeout_s)
     NUM("max-connections", 1, 1 << 20, max_connections)
     NUM("max-connections-per-ip", 1, 1 << 20, max_connections_per_ip)
     NUM("shutdown-grace", 0, 3600, shutdown_grace_s)
+    NUM("rate-limit", 0, 1LL << 31, rate_limit)
+    NUM("rate-window", 1, 86400, rate_window_s)
+    NUM("auth-failures", 0, 1 << 20, auth_free_failures)
+    NUM("auth-block-max", 1, 86400, auth_max_block_s)
     NUM("token-ttl", 1, 1LL << 31, access_ttl_s)
     NUM("refresh-ttl", 1, 1LL << 31, refresh_ttl_s)
     NUM("code-ttl", 1, 3600, code_ttl_s)

@@ -18,10 +18,14 @@ struct server_config {
     const char *tls_cert_path, *tls_key_path;
     unsigned threads;
     size_t max_header_bytes; /* per-connection memory for request line + headers */
+    size_t max_uri_bytes;    /* longest request URI (path and query): 414 beyond */
+    unsigned max_header_fields; /* header lines, and cookies, per request: 431 beyond */
     size_t max_body_bytes;
     unsigned request_timeout_s; /* idle limit, and the limit on receiving one request */
     unsigned max_connections, max_connections_per_ip;
     unsigned shutdown_grace_s;
+    unsigned rate_limit, rate_window_s;             /* requests per window per app (0: no quota) */
+    unsigned auth_free_failures, auth_max_block_s; /* token endpoint slow-down (0: off) */
     long access_ttl_s, refresh_ttl_s, code_ttl_s;
     const char *account_field; /* name of the "<vendor>_account" token member */
     struct cidr trusted_proxies[MAX_TRUSTED_PROXIES];

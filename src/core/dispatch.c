@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/abuse.h"
 #include "core/auth.h"
 #include "core/route.h"
 #include "core/router.h"
@@ -16,7 +17,7 @@ int dispatch_init(void)
 {
     const char *why = NULL;
     router = router_build(routes, routes_count, &why);
-    if (!router) {
+    if (!router || abuse_init() != 0) {
         fprintf(stderr, "parapet: route table: %s\n", why);
         return -1;
     }
@@ -27,6 +28,7 @@ void dispatch_shutdown(void)
 {
     router_free(router);
     router = NULL;
+    abuse_shutdown();
 }
 
 static unsigned body_bit(enum body_kind k)
@@ -155,7 +157,8 @@ static int authorise(struct req *r, bool *open)
     const char *token;
     if (take_token(r, &token) != 0 || begin(r, false) != 0)
         return -1;
-    if (auth_resolve_token(r, token) != 0 || auth_check_access(r) != 0) {
+    if (auth_resolve_token(r, token) != 0 || abuse_app_request(r, r->caller.app_id) != 0 ||
+        auth_check_access(r) != 0) {
         r->store->ops->rollback(r->store);
         return -1;
     }
@@ -197,5 +200,10 @@ void dispatch(struct req *r)
             r->store->ops->rollback(r->store);
         return;
     }
+    bool guarded = r->route->flags & ROUTE_GUARDED;
+    if (guarded && abuse_guard_check(r) != 0)
+        return;
     run_handler(r, open);
+    if (guarded)
+        abuse_guard_record(r);
 }

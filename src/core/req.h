@@ -84,6 +84,8 @@ struct req {
     const char *reply_type;
     const char *location; /* 302 target */
     const char *allow;    /* 405: the methods the path takes */
+    unsigned rate_limit, rate_window, rate_remaining, rate_reset; /* the app's quota (0: none) */
+    unsigned retry_after;                                         /* seconds, for a 429 (0: none) */
 };
 
 const char *method_name(enum http_method m);

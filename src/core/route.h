@@ -31,6 +31,7 @@ enum service { SVC_NONE, SVC_AP, SVC_OP, SVC_DNS, SVC_CDN };
 enum {
     ROUTE_TOKEN_IN_FORM = 1 << 0, /* access_token may come in the form (doc 000 rule 2) */
     ROUTE_WRITES = 1 << 1,        /* a GET that changes stored data (runs in a write transaction) */
+    ROUTE_GUARDED = 1 << 2,       /* takes app credentials: failed attempts are slowed (abuse.h) */
 };
 
 typedef int route_handler(struct req *r);

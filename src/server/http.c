@@ -40,6 +40,7 @@ struct pending {
     struct http_server *server;
     struct timespec started;
     bool headers_seen;
+    bool refused; /* the head broke a limit: answer input_error, dispatch nothing */
     size_t body_bytes;
     struct MHD_PostProcessor *pp;
     struct form_sink sink;
@@ -95,6 +96,21 @@ static void keep_or_free(struct pending *p)
     pthread_setspecific(spare_key, p);
 }
 
+static void set_input_error(struct pending *p, int code, const char *msg)
+{
+    if (!p->r.input_error) {
+        p->r.input_error = arena_strdup(&p->r.arena, msg);
+        p->r.input_error_code = code;
+    }
+}
+
+/* Called with the raw request line's URI, before libmicrohttpd parses the
+ * query or reads the headers. We decode the query ourselves (decode.h), so
+ * libmicrohttpd's copy is cut at the '?': it would otherwise keep a record
+ * per parameter in the connection's memory pool, and a few hundred
+ * parameters exhaust the pool, after which libmicrohttpd 0.9.75 queues a 431
+ * it never sends and the client hangs. The URI is in the connection's read
+ * buffer, which libmicrohttpd itself writes into right after this call. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)conn;
@@ -105,9 +121,21 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     p->server = h;
     p->r.config = h->cfg;
     clock_gettime(CLOCK_MONOTONIC, &p->started);
-    const char *q = strchr(uri, '?');
-    p->r.path = q ? arena_strndup(&p->r.arena, uri, (size_t)(q - uri)) : arena_strdup(&p->r.arena, uri);
-    p->r.query = arena_strdup(&p->r.arena, q ? q + 1 : "");
+    char *q = strchr(uri, '?'); /* char *: see above */
+    size_t len = strlen(uri), path_len = q ? (size_t)(q - uri) : len;
+    if (len > h->cfg->max_uri_bytes) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "the request URI is longer than %zu bytes", h->cfg->max_uri_bytes);
+        set_input_error(p, E_URI_TOO_LONG, msg);
+        p->refused = true;
+        path_len = path_len < 200 ? path_len : 200; /* only for the log line */
+        p->r.query = "";
+    } else {
+        p->r.query = arena_strdup(&p->r.arena, q ? q + 1 : "");
+    }
+    p->r.path = arena_strndup(&p->r.arena, uri, path_len);
+    if (q)
+        q[1] = '\0';
     atomic_fetch_add(&h->in_flight, 1);
     return p;
 }
@@ -190,14 +218,6 @@ static enum body_kind body_kind_of(const char *ctype)
     return BODY_OTHER;
 }
 
-static void set_input_error(struct pending *p, int code, const char *msg)
-{
-    if (!p->r.input_error) {
-        p->r.input_error = arena_strdup(&p->r.arena, msg);
-        p->r.input_error_code = code;
-    }
-}
-
 static void client_address(struct pending *p, struct MHD_Connection *conn)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -240,11 +260,25 @@ static void client_address(struct pending *p, struct MHD_Connection *conn)
     }
 }
 
+/* Limits on the head that libmicrohttpd does not apply: header lines and
+ * cookies are counted (each costs a record in the connection's pool). */
+static void check_head(struct pending *p, struct MHD_Connection *conn)
+{
+    unsigned max = p->server->cfg->max_header_fields;
+    int headers = MHD_get_connection_values(conn, MHD_HEADER_KIND, NULL, NULL);
+    int cookies = MHD_get_connection_values(conn, MHD_COOKIE_KIND, NULL, NULL);
+    if (headers <= (int)max && cookies <= (int)max)
+        return;
+    char msg[96];
+    snprintf(msg, sizeof msg, "more than %u %s", max, headers > (int)max ? "header fields" : "cookies");
+    set_input_error(p, E_HEADERS_TOO_LARGE, msg);
+    p->refused = true;
+}
+
 /* First call for a request: headers are in; set up body decoding. */
-static void begin_request(struct pending *p, struct MHD_Connection *conn, const char *method)
+static void begin_request(struct pending *p, struct MHD_Connection *conn)
 {
     struct req *r = &p->r;
-    r->method = method_parse(method);
     client_address(p, conn);
     r->query_fields = json_object();
     struct decode_error e;
@@ -314,6 +348,23 @@ static void finish_body(struct pending *p)
     }
 }
 
+/* The app's quota (IETF httpapi ratelimit-headers, draft 10) and, on a
+ * 429, when to come back. */
+static void add_rate_headers(struct MHD_Response *resp, const struct req *r)
+{
+    char v[96];
+    if (r->rate_limit) {
+        snprintf(v, sizeof v, "\"app\";q=%u;w=%u", r->rate_limit, r->rate_window);
+        MHD_add_response_header(resp, "RateLimit-Policy", v);
+        snprintf(v, sizeof v, "\"app\";r=%u;t=%u", r->rate_remaining, r->rate_reset);
+        MHD_add_response_header(resp, "RateLimit", v);
+    }
+    if (r->retry_after) {
+        snprintf(v, sizeof v, "%u", r->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, v);
+    }
+}
+
 static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn)
 {
     struct req *r = &p->r;
@@ -330,6 +381,7 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
     if (r->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+    add_rate_headers(resp, r);
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     if (p->server->cfg->log_requests || r->status >= 500)
@@ -395,7 +447,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return reply_resumed(p, conn);
     if (!p->headers_seen) {
         p->headers_seen = true;
-        begin_request(p, conn, method);
+        p->r.method = method_parse(method);
+        check_head(p, conn);
+        if (!p->refused)
+            begin_request(p, conn);
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         unsigned long long announced = cl ? strtoull(cl, NULL, 10) : 0;
         if (announced > cfg->max_body_bytes)
@@ -419,6 +474,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (p->refused)
+        return reply_early(p, conn, p->r.input_error_code, p->r.input_error);
     finish_body(p);
     p->r.store = worker_store();
     if (!p->r.store)

@@ -17,6 +17,7 @@
 
 #include "http/harness.h"
 #include "http/isolation.h"
+#include "http/rawconn.h"
 
 #define FAIL(...) (check_fail(__func__, __VA_ARGS__), 1)
 
@@ -69,60 +70,6 @@ static int keep_alive(struct fixture *fx)
                : 0;
     http_response_free(&rs);
     return bad;
-}
-
-static int tcp_connect(int port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {
-        .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-/* Has the peer not closed this connection (nothing to read yet)? */
-static bool still_open(int fd)
-{
-    char byte;
-    return fd >= 0 && recv(fd, &byte, 1, MSG_DONTWAIT | MSG_PEEK) < 0 && errno == EAGAIN;
-}
-
-/* A client session with the given priorities on a new connection to port
- * (blocking, with a 5 s receive timeout so that a missing answer fails
- * instead of hanging); NULL if the handshake fails. */
-static gnutls_session_t tls_client(int port, const char *prio, gnutls_certificate_credentials_t cred)
-{
-    int fd = tcp_connect(port);
-    if (fd < 0)
-        return NULL;
-    struct timeval tv = {.tv_sec = 5};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    gnutls_session_t s;
-    gnutls_init(&s, GNUTLS_CLIENT);
-    gnutls_priority_set_direct(s, prio, NULL);
-    gnutls_credentials_set(s, GNUTLS_CRD_CERTIFICATE, cred);
-    gnutls_transport_set_int(s, fd);
-    gnutls_handshake_set_timeout(s, 5000);
-    int rc;
-    do {
-        rc = gnutls_handshake(s);
-    } while (rc < 0 && !gnutls_error_is_fatal(rc));
-    if (rc != 0) {
-        gnutls_deinit(s);
-        close(fd);
-        return NULL;
-    }
-    return s;
-}
-
-static void tls_client_close(gnutls_session_t s)
-{
-    int fd = gnutls_transport_get_int(s);
-    gnutls_deinit(s);
-    close(fd);
 }
 
 /* Does a TLS handshake with the given client priorities succeed? On
@@ -682,6 +629,10 @@ const struct special_test special_tests[] = {
     {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
     {"special: header size limit", header_limit},
+    {"special: many query parameters, headers, cookies, form fields get prompt envelope errors",
+     oversized_heads},
+    {"special: kill -9 under write load loses no acknowledged write; integrity_check ok", crash_safety},
+    {"special: per-app request quota (429, RateLimit headers) and failed token requests slowed", abuse_limits},
     {"special: graceful shutdown finishes requests in flight", graceful_shutdown},
     {"special: per-address connection limit, idle timeout, --plain-http", connection_limits},
     {"special: [::] listens dual-stack; IPv4 clients meet IPv4 allow lists", dual_stack},

@@ -12,4 +12,11 @@ struct special_test {
 
 extern const struct special_test special_tests[];
 
+/* special_heads.c */
+int oversized_heads(struct fixture *fx);
+/* special_abuse.c */
+int abuse_limits(struct fixture *fx);
+/* special_crash.c */
+int crash_safety(struct fixture *fx);
+
 #endif

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "api/oauth/oauth.h"
+#include "core/abuse.h"
 #include "core/auth.h"
 #include "core/config.h"
 #include "core/crypto.h"
@@ -37,7 +38,7 @@ int oauth_app(struct req *r, enum app_kind kind, const char *secret, struct app 
         reply_error(r, E_SOURCE_ADDRESS, "app_id: this app may not be used from this source address");
         return -1;
     }
-    return 0;
+    return abuse_app_request(r, out->id);
 }
 
 int oauth_issue(struct req *r, enum token_type type, const struct app *app, const char *customer_id,
