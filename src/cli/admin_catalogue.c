@@ -41,7 +41,9 @@ static int set(struct store *s, const char *key, json_t *value, const char *sour
     json_t *def = catalogue_default_value(key, &why);
     if (def && json_typeof(def) != json_typeof(value)) {
         fprintf(stderr, "parapet: catalogue %s: the value must be a JSON %s like the shipped default\n", key,
-                json_is_object(def) ? "object" : json_is_array(def) ? "array" : "value of the same type");
+                json_is_object(def)  ? "object"
+                : json_is_array(def) ? "array"
+                                     : "value of the same type");
         json_decref(def);
         json_decref(value);
         return 2;
@@ -80,7 +82,9 @@ int admin_catalogue(struct store *s, const char *verb, json_t *a, const char *fi
     }
     const char *text = arg_str(a, "value");
     json_error_t e;
-    json_t *v = text ? json_loads(text, JSON_DECODE_ANY, &e) : file ? json_load_file(file, JSON_DECODE_ANY, &e) : NULL;
+    json_t *v = text   ? json_loads(text, JSON_DECODE_ANY, &e)
+                : file ? json_load_file(file, JSON_DECODE_ANY, &e)
+                       : NULL;
     if (!text && !file) {
         fprintf(stderr, "parapet: catalogue set needs --value JSON or a file\n");
         return 2;

@@ -25,8 +25,9 @@ int sq_catalogue_get(struct store *s, const char *key, json_t **out)
 
 int sq_catalogue_set(struct store *s, const char *key, const json_t *value, const char *source)
 {
-    static const char sql[] = "INSERT INTO catalogue (key, value, source, updated_at) VALUES (?1, ?2, ?3, ?4) "
-                              "ON CONFLICT (key) DO UPDATE SET value = ?2, source = ?3, updated_at = ?4";
+    static const char sql[] =
+        "INSERT INTO catalogue (key, value, source, updated_at) VALUES (?1, ?2, ?3, ?4) "
+        "ON CONFLICT (key) DO UPDATE SET value = ?2, source = ?3, updated_at = ?4";
     sqlite3_stmt *st = db_stmt(s, sql);
     char *text = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
     if (!st || !text) {

@@ -29,7 +29,8 @@ static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
     out->parent_rid = sqlite3_column_int64(st, 4);
     db_col_text(st, 5, out->name, sizeof out->name);
     json_error_t e;
-    out->doc = json_loadb((const char *)sqlite3_column_text(st, 6), (size_t)sqlite3_column_bytes(st, 6), 0, &e);
+    out->doc =
+        json_loadb((const char *)sqlite3_column_text(st, 6), (size_t)sqlite3_column_bytes(st, 6), 0, &e);
     out->created_at = sqlite3_column_int64(st, 7);
     out->updated_at = sqlite3_column_int64(st, 8);
     out->version = sqlite3_column_int64(st, 9);
@@ -45,9 +46,9 @@ static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
 
 static json_t *resource_json(const struct resource *r)
 {
-    return json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:O,s:I,s:I,s:I}", "rid", (json_int_t)r->rid, "id", r->id, "kind",
-                     r->kind, "customer_id", r->customer_id, "parent_rid", (json_int_t)r->parent_rid, "name",
-                     r->name, "doc", r->doc, "created_at", (json_int_t)r->created_at, "updated_at",
+    return json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:O,s:I,s:I,s:I}", "rid", (json_int_t)r->rid, "id", r->id,
+                     "kind", r->kind, "customer_id", r->customer_id, "parent_rid", (json_int_t)r->parent_rid,
+                     "name", r->name, "doc", r->doc, "created_at", (json_int_t)r->created_at, "updated_at",
                      (json_int_t)r->updated_at, "version", (json_int_t)r->version);
 }
 
@@ -84,8 +85,9 @@ int sq_res_create(struct store *s, const struct res_kind *k, struct resource *r)
             return STORE_ERROR;
         sqlite3_bind_int64(st, 1, r->parent_rid);
         int rc = db_row_result(s, sqlite3_step(st), "resource parent");
-        if (rc == STORE_OK && (strcmp((const char *)sqlite3_column_text(st, 0), r->customer_id) != 0 ||
-                               (k->parent && strcmp((const char *)sqlite3_column_text(st, 1), k->parent) != 0)))
+        if (rc == STORE_OK &&
+            (strcmp((const char *)sqlite3_column_text(st, 0), r->customer_id) != 0 ||
+             (k->parent && strcmp((const char *)sqlite3_column_text(st, 1), k->parent) != 0)))
             rc = STORE_NOT_FOUND;
         sqlite3_reset(st);
         if (rc != STORE_OK)
@@ -107,9 +109,9 @@ int sq_res_create(struct store *s, const struct res_kind *k, struct resource *r)
         snprintf(scope, sizeof scope, "r:%lld", (long long)r->parent_rid);
     else if (k->name_scope == RES_NAME_IN_PARENT)
         snprintf(scope, sizeof scope, "c:%s", r->customer_id);
-    static const char sql[] =
-        "INSERT INTO resources (kind, id, customer_id, parent_rid, name, name_scope, restricts, doc, created_at, "
-        "updated_at, version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)";
+    static const char sql[] = "INSERT INTO resources (kind, id, customer_id, parent_rid, name, name_scope, "
+                              "restricts, doc, created_at, "
+                              "updated_at, version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)";
     sqlite3_stmt *st = db_stmt(s, sql);
     char *doc = doc_text(r->doc);
     if (!st || !doc) {
@@ -158,11 +160,13 @@ static bool row_matches(sqlite3_stmt *st, const struct res_query *q)
 int sq_res_get(struct store *s, const struct res_query *q, const char *id, const char *name,
                struct resource *out)
 {
-    static const char by_id[] = "SELECT " RES_COLS ", c.portal_id FROM resources r "
-                                "LEFT JOIN customers c ON c.id = r.customer_id WHERE r.kind = ?1 AND r.id = ?2";
-    static const char by_name[] = "SELECT " RES_COLS ", c.portal_id FROM resources r "
-                                  "LEFT JOIN customers c ON c.id = r.customer_id WHERE r.kind = ?1 AND r.name = ?2 "
-                                  "ORDER BY r.rid";
+    static const char by_id[] =
+        "SELECT " RES_COLS ", c.portal_id FROM resources r "
+        "LEFT JOIN customers c ON c.id = r.customer_id WHERE r.kind = ?1 AND r.id = ?2";
+    static const char by_name[] =
+        "SELECT " RES_COLS ", c.portal_id FROM resources r "
+        "LEFT JOIN customers c ON c.id = r.customer_id WHERE r.kind = ?1 AND r.name = ?2 "
+        "ORDER BY r.rid";
     memset(out, 0, sizeof *out);
     if (!q->kind || (!id && !name))
         return STORE_NOT_FOUND;
@@ -189,8 +193,9 @@ int sq_res_get(struct store *s, const struct res_query *q, const char *id, const
 
 int sq_res_update(struct store *s, struct resource *r)
 {
-    static const char sql[] = "UPDATE resources SET name = ?1, doc = ?2, updated_at = ?3, version = version + 1 "
-                              "WHERE rid = ?4 AND version = ?5";
+    static const char sql[] =
+        "UPDATE resources SET name = ?1, doc = ?2, updated_at = ?3, version = version + 1 "
+        "WHERE rid = ?4 AND version = ?5";
     sqlite3_stmt *st = db_stmt(s, sql);
     char *doc = doc_text(r->doc);
     if (!st || !doc) {
@@ -217,7 +222,8 @@ int sq_res_update(struct store *s, struct resource *r)
 
 /* The resource and every descendant that does not restrict the delete. */
 #define SUBTREE                                                                                              \
-    "WITH RECURSIVE sub(rid) AS (SELECT ?1 UNION ALL SELECT r.rid FROM resources r JOIN sub ON r.parent_rid = " \
+    "WITH RECURSIVE sub(rid) AS (SELECT ?1 UNION ALL SELECT r.rid FROM resources r JOIN sub ON "             \
+    "r.parent_rid = "                                                                                        \
     "sub.rid WHERE r.restricts = 0) "
 
 int sq_res_delete(struct store *s, int64_t rid, json_t **blocker)
@@ -258,9 +264,9 @@ int sq_res_delete(struct store *s, int64_t rid, json_t **blocker)
 #define W_CUSTOMER    " WHERE r.kind = ?1 AND r.customer_id = ?2" PARENT_FILTER
 #define W_PORTAL                                                                                             \
     " WHERE r.kind = ?1 AND r.customer_id IN (SELECT id FROM customers WHERE portal_id = ?2)" PARENT_FILTER
-#define W_ANY   " WHERE r.kind = ?1 AND ?2 IS NULL" PARENT_FILTER
-#define PAGE    " ORDER BY r.rid LIMIT ?4 OFFSET ?5"
-#define LIST(w) "SELECT " RES_COLS " FROM resources r" w PAGE
+#define W_ANY    " WHERE r.kind = ?1 AND ?2 IS NULL" PARENT_FILTER
+#define PAGE     " ORDER BY r.rid LIMIT ?4 OFFSET ?5"
+#define LIST(w)  "SELECT " RES_COLS " FROM resources r" w PAGE
 #define COUNT(w) "SELECT COUNT(*) FROM resources r" w
 
 static const char list_parent[] = LIST(W_PARENT), count_parent[] = COUNT(W_PARENT);

@@ -25,13 +25,13 @@ struct sqlite_writer {
     bool open;
 
     /* group commit */
-    _Atomic uint64_t committed; /* commits that wrote, counted under `mutex` */
-    pthread_mutex_t sync_mutex; /* guards the members below */
-    pthread_cond_t synced;      /* broadcast when durable changes, a waiter comes, or stop is set */
-    uint64_t durable; /* every commit up to this one is on disk */
-    bool syncing;     /* a waiter is running fdatasync */
-    uint64_t syncs;   /* fdatasync calls made */
-    int wal_fd;       /* our own descriptor of PATH-wal (-1: not open) */
+    _Atomic uint64_t committed;     /* commits that wrote, counted under `mutex` */
+    pthread_mutex_t sync_mutex;     /* guards the members below */
+    pthread_cond_t synced;          /* broadcast when durable changes, a waiter comes, or stop is set */
+    uint64_t durable;               /* every commit up to this one is on disk */
+    bool syncing;                   /* a waiter is running fdatasync */
+    uint64_t syncs;                 /* fdatasync calls made */
+    int wal_fd;                     /* our own descriptor of PATH-wal (-1: not open) */
     struct durable_waiter *waiters; /* deferred durability: called back by the syncer thread */
     pthread_t syncer;
     bool syncer_running, stop;
@@ -137,7 +137,8 @@ static int wal_descriptor(struct sqlite_writer *w)
     struct stat now, held;
     if (stat(wal, &now) != 0)
         return -1;
-    if (w->wal_fd >= 0 && fstat(w->wal_fd, &held) == 0 && held.st_ino == now.st_ino && held.st_dev == now.st_dev)
+    if (w->wal_fd >= 0 && fstat(w->wal_fd, &held) == 0 && held.st_ino == now.st_ino &&
+        held.st_dev == now.st_dev)
         return w->wal_fd;
     if (w->wal_fd >= 0)
         close(w->wal_fd);

@@ -20,13 +20,42 @@
 #include "core/route.h"
 #include "http/harness.h"
 
-#define RECIPES "tests/http/isolation.json"
+#define RECIPES   "tests/http/isolation.json"
 #define FAIL(...) (check_fail("isolation", __VA_ARGS__), 1)
 
 /* "$NAME" -> the fixture variable; anything else as is. */
 static const char *value_of(const char *s)
 {
     return s && s[0] == '$' ? var_get(s + 1) : s;
+}
+
+/* The family of a route: its id up to the first dot ("op.site.get" -> "op"). */
+static void family_of(const struct route *rt, char *out, size_t size)
+{
+    snprintf(out, size, "%.*s", (int)strcspn(rt->id, "."), rt->id);
+}
+
+/* The ids a family's paths use: the family's own (all: family -> {param
+ * -> value}) over the common ones under "*" (customer_id). New object. */
+static json_t *family_ids(json_t *all, const char *family)
+{
+    json_t *ids = json_deep_copy(json_object_get(all, "*"));
+    json_object_update(ids, json_object_get(all, family));
+    return ids;
+}
+
+/* The map of a recipe's family in all (made if absent). */
+static json_t *recipe_family(json_t *all, json_t *recipe)
+{
+    const char *family = json_string_value(json_object_get(recipe, "family"));
+    if (!family)
+        family = "*";
+    json_t *m = json_object_get(all, family);
+    if (!m) {
+        m = json_object();
+        json_object_set_new(all, family, m);
+    }
+    return m;
 }
 
 /* Fills {param} placeholders of a path template from ids (missing: "").
@@ -87,13 +116,23 @@ static struct answer call(const char *method, const char *path, const char *toke
 
 /* Creates a recipe's resource as its owner; records its id under the
  * recipe's name in ids. */
-static int create(json_t *recipe, json_t *ids, const char *ca_file)
+static int create(json_t *recipe, json_t *all, const char *ca_file)
 {
     json_t *c = json_object_get(recipe, "create");
     const char *name = json_string_value(json_object_get(recipe, "name"));
+    json_t *mine = recipe_family(all, recipe);
+    const char *family = json_string_value(json_object_get(recipe, "family"));
+    json_t *ids = family_ids(all, family ? family : "*");
     char path[1024];
     const char *missing = NULL;
-    if (fill_path(json_string_value(json_object_get(c, "path")), ids, path, sizeof path, &missing) != 0)
+    int filled =
+        c ? fill_path(json_string_value(json_object_get(c, "path")), ids, path, sizeof path, &missing) : 0;
+    json_decref(ids);
+    if (!c) { /* a literal value (e.g. a switch state in a path) */
+        json_object_set(mine, name, json_object_get(recipe, "value"));
+        return 0;
+    }
+    if (filled != 0)
         return FAIL("recipe %s: no value for {%s} yet (order the recipes)", name, missing);
     json_t *body = json_deep_copy(json_object_get(c, "json"));
     struct answer a = call(json_string_value(json_object_get(c, "method")), path,
@@ -111,7 +150,7 @@ static int create(json_t *recipe, json_t *ids, const char *ca_file)
             snprintf(text, sizeof text, "%lld", (long long)json_integer_value(id));
         else
             snprintf(text, sizeof text, "%s", json_string_value(id));
-        json_object_set_new(ids, name, json_string(text));
+        json_object_set_new(mine, name, json_string(text));
     }
     json_decref(reply);
     free(a.body);
@@ -119,28 +158,33 @@ static int create(json_t *recipe, json_t *ids, const char *ca_file)
 }
 
 /* What the owner reads of every created resource, in one string. */
-static char *snapshot(json_t *recipes, json_t *ids, const char *ca_file)
+static char *snapshot(json_t *recipes, json_t *all, const char *ca_file)
 {
     size_t len = 0, i;
-    char *all = strdup("");
+    char *text = strdup("");
     json_t *recipe;
     json_array_foreach (recipes, i, recipe) {
         json_t *read = json_object_get(recipe, "read");
+        const char *family = json_string_value(json_object_get(recipe, "family"));
+        json_t *ids = family_ids(all, family ? family : "*");
         char path[1024];
         const char *missing;
-        if (!read || fill_path(json_string_value(json_object_get(read, "path")), ids, path, sizeof path,
-                               &missing) != 0)
+        int filled = read ? fill_path(json_string_value(json_object_get(read, "path")), ids, path,
+                                      sizeof path, &missing)
+                          : -1;
+        json_decref(ids);
+        if (filled != 0)
             continue;
         json_t *body = json_deep_copy(json_object_get(read, "json"));
         struct answer a = call(json_string_value(json_object_get(read, "method")), path,
                                value_of(json_string_value(json_object_get(recipe, "token"))), body, ca_file);
         json_decref(body);
         size_t add = strlen(a.body) + 32;
-        all = realloc(all, len + add);
-        len += (size_t)snprintf(all + len, add, "%ld %s\n", a.status, a.body);
+        text = realloc(text, len + add);
+        len += (size_t)snprintf(text + len, add, "%ld %s\n", a.status, a.body);
         free(a.body);
     }
-    return all;
+    return text;
 }
 
 /* An id of the same shape that names nothing. */
@@ -227,8 +271,8 @@ static int compare(const struct route *rt, const char *token, const char *token_
     unecho(&a, owner_ids, unknown_ids, body_ids);
     int bad = 0;
     if (a.status != u.status || strcmp(a.body, u.body) != 0)
-        bad = FAIL("%s %s as %s: %ld %s, but for an unknown id: %ld %s", method, rt->path, token_name, a.status,
-                   a.body, u.status, u.body);
+        bad = FAIL("%s %s as %s: %ld %s, but for an unknown id: %ld %s", method, rt->path, token_name,
+                   a.status, a.body, u.status, u.body);
     else if (a.status < 400)
         bad = FAIL("%s %s as %s: answered %ld %s", method, rt->path, token_name, a.status, a.body);
     free(a.body);
@@ -259,24 +303,31 @@ static bool exempt(const struct route *rt, json_t *cfg)
     return false;
 }
 
-static int walk_route(const struct route *rt, json_t *cfg, json_t *ids, const char *ca_file, int *covered)
+static int walk_route(const struct route *rt, json_t *cfg, json_t *all, const char *ca_file, int *covered)
 {
     json_t *body_ids = json_object_get(cfg, "body_ids");
     if (rt->access == ACCESS_PUBLIC || !names_resource(rt, body_ids) || exempt(rt, cfg))
         return 0;
     (*covered)++;
+    char family[32];
+    family_of(rt, family, sizeof family);
+    json_t *ids = family_ids(all, family);
+    json_t *literals = json_object_get(cfg, "literal_params");
     /* unknown ids of the same shapes; the path's customer stays the owner's
      * for foreign tokens (they must not see it at all) */
     json_t *unknown = json_object();
     const char *k;
     json_t *v;
-    json_object_foreach (ids, k, v)
-        json_object_set_new(unknown, k, json_string(unknown_like(json_string_value(v))));
+    json_object_foreach (ids, k, v) /* values that are not ids (a switch state) stay */
+        json_object_set_new(unknown, k,
+                            json_object_get(literals, k) ? json_incref(v)
+                                                         : json_string(unknown_like(json_string_value(v))));
     int bad = 0;
     size_t i;
     json_t *t;
     json_array_foreach (json_object_get(cfg, "foreign_tokens"), i, t)
-        bad |= compare(rt, value_of(json_string_value(t)), json_string_value(t), ids, unknown, body_ids, ca_file);
+        bad |= compare(rt, value_of(json_string_value(t)), json_string_value(t), ids, unknown, body_ids,
+                       ca_file);
     /* the owner's portal, acting for another of its customers */
     if (strstr(rt->path, "{customer_id}") && strchr(strstr(rt->path, "{customer_id}") + 1, '{')) {
         json_t *mixed = json_deep_copy(ids), *other = json_deep_copy(unknown);
@@ -289,6 +340,7 @@ static int walk_route(const struct route *rt, json_t *cfg, json_t *ids, const ch
         json_decref(other);
     }
     json_decref(unknown);
+    json_decref(ids);
     return bad;
 }
 
@@ -299,8 +351,15 @@ int isolation_walk(struct fixture *fx)
     if (!cfg)
         return FAIL("%s: %s (line %d)", RECIPES, e.text, e.line);
     json_t *recipes = json_object_get(cfg, "resources");
-    json_t *ids = json_object();
-    json_object_set_new(ids, "customer_id", json_string(value_of(json_string_value(json_object_get(cfg, "owner_customer")))));
+    json_t *ids = json_object(), *common = json_object(); /* family -> {param -> id} */
+    json_object_set_new(common, "customer_id",
+                        json_string(value_of(json_string_value(json_object_get(cfg, "owner_customer")))));
+    json_object_set_new(ids, "*", common);
+    json_t *literals = json_object_get(cfg, "literal_params");
+    const char *lk;
+    json_t *lv;
+    json_object_foreach (literals, lk, lv)
+        json_object_set(common, lk, lv);
     int bad = 0;
     size_t i;
     json_t *recipe;
@@ -310,8 +369,12 @@ int isolation_walk(struct fixture *fx)
     json_t *body_ids = json_object_get(cfg, "body_ids");
     const char *k;
     json_t *v;
-    json_object_foreach (body_ids, k, v)
-        json_object_set_new(v, "owner", json_string(json_string_value(json_object_get(ids, json_string_value(json_object_get(v, "from"))))));
+    json_object_foreach (body_ids, k, v) {
+        json_t *fam = json_object_get(ids, json_string_value(json_object_get(v, "family")));
+        json_object_set_new(v, "owner",
+                            json_string(json_string_value(
+                                json_object_get(fam, json_string_value(json_object_get(v, "from"))))));
+    }
     char *before = snapshot(recipes, ids, fx->ca_file);
     int covered = 0;
     for (size_t r = 0; r < routes_count; r++) {

@@ -80,7 +80,8 @@ TEST(create_get_scoped_to_customer_and_parent)
     CHECK_INT(create(&SITE, "c00000000000000b", 0, "beta", &other), STORE_OK);
     CHECK_INT(create(&NET, "c00000000000000a", site.rid, "n1", &net), STORE_OK);
 
-    struct res_query mine = {.kind = "t.site", .customer_id = "c00000000000000a", .parent_rid = RES_TOP_LEVEL};
+    struct res_query mine = {
+        .kind = "t.site", .customer_id = "c00000000000000a", .parent_rid = RES_TOP_LEVEL};
     CHECK_INT(s->ops->res_get(s, &mine, site.id, NULL, &got), STORE_OK);
     CHECK_STR(json_string_value(json_object_get(got.doc, "name")), "alpha");
     resource_clear(&got);
@@ -96,8 +97,10 @@ TEST(create_get_scoped_to_customer_and_parent)
     struct res_query wrong_portal = {.kind = "t.site", .portal_id = "p000000000000002"};
     CHECK_INT(s->ops->res_get(s, &wrong_portal, other.id, NULL, &got), STORE_NOT_FOUND);
     /* a child under the right parent only */
-    struct res_query under_site = {.kind = "t.net", .customer_id = "c00000000000000a", .parent_rid = site.rid};
-    struct res_query under_other = {.kind = "t.net", .customer_id = "c00000000000000a", .parent_rid = other.rid};
+    struct res_query under_site = {
+        .kind = "t.net", .customer_id = "c00000000000000a", .parent_rid = site.rid};
+    struct res_query under_other = {
+        .kind = "t.net", .customer_id = "c00000000000000a", .parent_rid = other.rid};
     CHECK_INT(s->ops->res_get(s, &under_site, net.id, NULL, &got), STORE_OK);
     resource_clear(&got);
     CHECK_INT(s->ops->res_get(s, &under_other, net.id, NULL, &got), STORE_NOT_FOUND);
