@@ -92,6 +92,45 @@ struct answer {
 
 /* One request: method, a path under the API (or /oauth), a token, and an
  * optional JSON body. */
+/* application/x-www-form-urlencoded text of {key: string | [strings]}
+ * (arrays as repeated keys). */
+static char *form_encode(json_t *form)
+{
+    size_t cap = 256, n = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    const char *k;
+    json_t *v;
+    json_object_foreach (form, k, v) {
+        size_t count = json_is_array(v) ? json_array_size(v) : 1;
+        for (size_t i = 0; i < count; i++) {
+            json_t *one = json_is_array(v) ? json_array_get(v, i) : v;
+            char value[64];
+            const char *text = json_string_value(one);
+            if (!text) {
+                snprintf(value, sizeof value, "%lld", (long long)json_integer_value(one));
+                text = value;
+            }
+            for (int part = 0; part < 2; part++) {
+                const char *src = part ? text : k;
+                if (n + 3 * strlen(src) + 4 > cap)
+                    out = realloc(out, cap = 2 * (n + 3 * strlen(src) + 4));
+                if (part == 0 && n)
+                    out[n++] = '&';
+                for (const unsigned char *c = (const unsigned char *)src; *c; c++)
+                    n += (size_t)(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~",
+                                         *c)
+                                      ? sprintf(out + n, "%c", *c)
+                                      : sprintf(out + n, "%%%02X", *c));
+                if (part == 0)
+                    out[n++] = '=';
+                out[n] = '\0';
+            }
+        }
+    }
+    return out;
+}
+
 static struct answer call(const char *method, const char *path, const char *token, json_t *json,
                           const char *ca_file)
 {
@@ -99,12 +138,15 @@ static struct answer call(const char *method, const char *path, const char *toke
     const char *base = strncmp(path, "/oauth", 6) == 0 ? var_get("BASE") : var_get("API");
     snprintf(url, sizeof url, "%s%s%saccess_token=%s", base, path, strchr(path, '?') ? "&" : "?",
              token ? token : "");
-    char *text = json ? json_dumps(json, JSON_COMPACT) : NULL;
+    /* a body is JSON, or {"form": {...}} for a form */
+    json_t *form = json_object_get(json, "form");
+    char *text = form ? form_encode(form) : json ? json_dumps(json, JSON_COMPACT) : NULL;
     struct http_request rq = {.method = method, .url = url, .ca_file = ca_file};
     if (text) {
         rq.body = text;
         rq.body_len = strlen(text);
-        rq.headers[rq.nheaders++] = "Content-Type: application/json";
+        rq.headers[rq.nheaders++] =
+            form ? "Content-Type: application/x-www-form-urlencoded" : "Content-Type: application/json";
     }
     struct http_response rs;
     http_do(&rq, &rs);
@@ -134,7 +176,8 @@ static int create(json_t *recipe, json_t *all, const char *ca_file)
     }
     if (filled != 0)
         return FAIL("recipe %s: no value for {%s} yet (order the recipes)", name, missing);
-    json_t *body = json_deep_copy(json_object_get(c, "json"));
+    json_t *body = json_object_get(c, "form") ? json_pack("{s:O}", "form", json_object_get(c, "form"))
+                                              : json_deep_copy(json_object_get(c, "json"));
     struct answer a = call(json_string_value(json_object_get(c, "method")), path,
                            value_of(json_string_value(json_object_get(recipe, "token"))), body, ca_file);
     json_decref(body);
