@@ -110,7 +110,8 @@ json_t *cp_host_policy_default(void);
 json_t *cp_site_json(const struct resource *site);
 json_t *cp_host_json(const struct resource *host);
 json_t *cp_template_json(const struct resource *t);
-/* Builds a new site's document (also used by `serve --dev`). */
+/* New documents of a host and of a site (also used by `serve --dev`). */
+json_t *cp_host_doc_new(const char *desc, json_t *cidr);
 json_t *cp_site_doc_new(const char *desc, const char *ip_type, long long profile_id, const char *service_plan,
                         json_t *cidr);
 

@@ -11,6 +11,13 @@ json_t *cp_host_json(const struct resource *host)
                      cp_doc_str(host->doc, "host_desc"), "host_id", host->id, "host_name", host->name);
 }
 
+json_t *cp_host_doc_new(const char *desc, json_t *cidr)
+{
+    return json_pack("{s:s,s:O,s:o,s:o,s:{s:i,s:[]}}", "host_desc", desc, "cidr", cidr, "policy",
+                     cp_host_policy_default(), "lists", cp_lists_default(), "tcp_option", "is_enabled", 0,
+                     "filter_sets");
+}
+
 /* The request's cidr: addresses of the site's family, inside the site, on
  * no other host of it. */
 static int host_addresses(struct req *r, const struct resource *site, int64_t self_rid, struct cp_blocks *bl)
@@ -32,9 +39,7 @@ int cp_host_create(struct req *r)
     snprintf(host.customer_id, sizeof host.customer_id, "%s", r->customer.id);
     snprintf(host.name, sizeof host.name, "%s", field_str(r, "host_name"));
     host.parent_rid = site.rid;
-    host.doc = req_hold(r, json_pack("{s:s,s:O,s:o,s:o,s:{s:i,s:[]}}", "host_desc", field_str(r, "host_desc"),
-                                     "cidr", field_json(r, "cidr"), "policy", cp_host_policy_default(), "lists",
-                                     cp_lists_default(), "tcp_option", "is_enabled", 0, "filter_sets"));
+    host.doc = req_hold(r, cp_host_doc_new(field_str(r, "host_desc"), field_json(r, "cidr")));
     int rc = r->store->ops->res_create(r->store, &CP_HOST, &host);
     if (rc == STORE_CONFLICT)
         return reply_error(r, E_CONFLICT, "host_name: %s is already a host of this site", host.name);
