@@ -73,8 +73,9 @@ static int list_get(struct req *r, struct resource *res)
 {
     json_t *list = list_of(r, res), *ips = json_object_get(list, "source_ips"),
            *cc = json_object_get(list, "source_countries");
-    return reply_result(r, json_pack("{s:I,s:o,s:o}", "is_enabled", (json_int_t)cp_doc_int(list, "is_enabled", 0),
-                                     "source_countries", cc ? json_incref(cc) : json_array(), "source_ips",
+    return reply_result(r, json_pack("{s:I,s:o,s:o}", "is_enabled",
+                                     (json_int_t)cp_doc_int(list, "is_enabled", 0), "source_countries",
+                                     cc ? json_incref(cc) : json_array(), "source_ips",
                                      ips ? json_incref(ips) : json_array()));
 }
 
@@ -85,7 +86,6 @@ static int list_switch(struct req *r, struct resource *res)
         return 0;
     return reply_result(r, NULL);
 }
-
 
 #define LIST_HANDLER(name, load, action)                                                                     \
     int name(struct req *r)                                                                                  \

@@ -71,8 +71,8 @@ int cp_blocks_unclaimed(struct req *r, const char *field, const struct cp_blocks
         char theirs[NET_TEXT_MAX];
         cidr_format(&bl->b[at], text);
         cidr_format(&hit.block, theirs);
-        reply_error(r, E_CONFLICT, "%s[%zu]: %s overlaps %s of your CleanPipe site %s", field, at, text, theirs,
-                    hit.id);
+        reply_error(r, E_CONFLICT, "%s[%zu]: %s overlaps %s of your CleanPipe site %s", field, at, text,
+                    theirs, hit.id);
     }
     return rc == 1 ? 0 : -1;
 }

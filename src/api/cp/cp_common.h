@@ -28,10 +28,12 @@
 extern const struct res_kind CP_SITE, CP_HOST, CP_TEMPLATE;
 
 /* Catalogue keys (data/catalogue/cp_*.json). */
-#define CP_CAT_GROUP_PROFILES "cp_mitigation_group_profiles" /* {"ipv4": [{profile_id, profile_name}], "ipv6": [...]} */
-#define CP_CAT_AUTO_PROFILES  "cp_auto_profiles"             /* the same shape */
-#define CP_CAT_SERVICE_PLANS  "cp_service_plans"             /* ["plan", ...]; the first is a new site's */
-#define CP_CAT_FILTER_SETS    "cp_tcp_option_filter_sets"    /* [{filter_set_id, filter_set_name, filter_set_desc}] */
+#define CP_CAT_GROUP_PROFILES                                                                                \
+    "cp_mitigation_group_profiles"              /* {"ipv4": [{profile_id, profile_name}], "ipv6": [...]} */
+#define CP_CAT_AUTO_PROFILES "cp_auto_profiles" /* the same shape */
+#define CP_CAT_SERVICE_PLANS "cp_service_plans" /* ["plan", ...]; the first is a new site's */
+#define CP_CAT_FILTER_SETS                                                                                   \
+    "cp_tcp_option_filter_sets" /* [{filter_set_id, filter_set_name, filter_set_desc}] */
 
 /* ---- loading (common.c) ---- */
 int cp_site_load(struct req *r, struct resource *site);

@@ -23,7 +23,8 @@ json_t *cp_host_doc_new(const char *desc, json_t *cidr)
 static int host_addresses(struct req *r, const struct resource *site, int64_t self_rid, struct cp_blocks *bl)
 {
     if (cp_blocks_from_field(r, "cidr", cp_site_family(site), bl) != 0 ||
-        cp_blocks_inside_site(r, "cidr", bl, site) != 0 || cp_blocks_not_hosts(r, "cidr", bl, site, self_rid) != 0)
+        cp_blocks_inside_site(r, "cidr", bl, site) != 0 ||
+        cp_blocks_not_hosts(r, "cidr", bl, site, self_rid) != 0)
         return -1;
     return 0;
 }

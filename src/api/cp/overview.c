@@ -79,9 +79,10 @@ static int merge_site(struct req *r, struct resource *site, const json_t *in)
             return -1;
     }
     if (cp_doc_int(manual, "enable", 0) && tid == 0) {
-        reply_error(r, E_RULE,
-                    "site.policy.mitigation.manual.template_profile_id: is required to enable manual mitigation "
-                    "(a route template of the site)");
+        reply_error(
+            r, E_RULE,
+            "site.policy.mitigation.manual.template_profile_id: is required to enable manual mitigation "
+            "(a route template of the site)");
         return -1;
     }
     return 0;
@@ -121,8 +122,10 @@ int cp_overview_set(struct req *r)
     json_t *h;
     json_array_foreach (hosts, i, h) {
         for (j = 0; j < i; j++)
-            if (json_equal(json_object_get(h, "host_id"), json_object_get(json_array_get(hosts, j), "host_id")))
-                return reply_error(r, E_FIELD_INVALID, "hosts[%zu].host_id: repeats hosts[%zu].host_id", i, j);
+            if (json_equal(json_object_get(h, "host_id"),
+                           json_object_get(json_array_get(hosts, j), "host_id")))
+                return reply_error(r, E_FIELD_INVALID, "hosts[%zu].host_id: repeats hosts[%zu].host_id", i,
+                                   j);
         if (merge_host(r, &site, i, h) != 0)
             return 0;
     }
@@ -141,7 +144,8 @@ static json_t *auto_json(const json_t *stored, const json_t *profiles)
     json_t *p = id ? cp_profile_in(profiles, id) : NULL;
     const char *name = p ? cp_profile_name(p) : NULL;
     return json_pack("{s:I,s:o,s:o}", "enable", (json_int_t)cp_doc_int(stored, "enable", 0), "profile_id",
-                     id ? json_integer(id) : json_null(), "profile_name", name ? json_string(name) : json_null());
+                     id ? json_integer(id) : json_null(), "profile_name",
+                     name ? json_string(name) : json_null());
 }
 
 static json_t *host_policy_json(const json_t *row, const json_t *profiles)
@@ -160,7 +164,8 @@ int cp_overview_get(struct req *r)
     if (cp_site_load(r, &site) != 0)
         return 0;
     json_t *rows = cp_list(r, CP_HOST.name, site.rid, CP_MAX_HOSTS);
-    json_t *profiles = rows ? cp_profiles_raw(r, CP_CAT_AUTO_PROFILES, cp_doc_str(site.doc, "ip_type")) : NULL;
+    json_t *profiles =
+        rows ? cp_profiles_raw(r, CP_CAT_AUTO_PROFILES, cp_doc_str(site.doc, "ip_type")) : NULL;
     if (!profiles)
         return 0;
     json_t *hosts = json_array();
@@ -174,18 +179,18 @@ int cp_overview_get(struct req *r)
     if (tid) {
         char id[24];
         struct resource t;
-        struct res_query q = {.kind = CP_TEMPLATE.name, .customer_id = r->customer.id, .parent_rid = site.rid};
+        struct res_query q = {
+            .kind = CP_TEMPLATE.name, .customer_id = r->customer.id, .parent_rid = site.rid};
         snprintf(id, sizeof id, "%lld", tid);
         if (r->store->ops->res_get(r->store, &q, id, NULL, &t) == STORE_OK) {
             tname = json_string(t.name);
             resource_clear(&t);
         }
     }
-    json_t *site_json =
-        json_pack("{s:{s:I,s:{s:o,s:{s:I,s:o,s:o}}}}", "policy", "detection",
-                  (json_int_t)cp_doc_int(p, "detection", 1), "mitigation", "auto",
-                  auto_json(json_object_get(p, "auto"), profiles), "manual", "enable",
-                  (json_int_t)cp_doc_int(manual, "enable", 0), "template_profile_id",
-                  tid ? json_integer(tid) : json_null(), "template_profile_name", tname);
+    json_t *site_json = json_pack("{s:{s:I,s:{s:o,s:{s:I,s:o,s:o}}}}", "policy", "detection",
+                                  (json_int_t)cp_doc_int(p, "detection", 1), "mitigation", "auto",
+                                  auto_json(json_object_get(p, "auto"), profiles), "manual", "enable",
+                                  (json_int_t)cp_doc_int(manual, "enable", 0), "template_profile_id",
+                                  tid ? json_integer(tid) : json_null(), "template_profile_name", tname);
     return reply_result(r, json_pack("{s:o,s:o}", "hosts", hosts, "site", site_json));
 }

@@ -43,7 +43,8 @@ int cp_template_create(struct req *r)
                                   field_json(r, "cidr")));
     int rc = r->store->ops->res_create(r->store, &CP_TEMPLATE, &t);
     if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "template_name: %s is already a route template of this site", t.name);
+        return reply_error(r, E_CONFLICT, "template_name: %s is already a route template of this site",
+                           t.name);
     if (rc != STORE_OK)
         return reply_store_error(r, rc);
     if (cp_blocks_store(r, t.rid, &bl) != 0)

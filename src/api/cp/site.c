@@ -57,7 +57,8 @@ int cp_site_create(struct req *r)
     const char *plan;
     if (require_group_profile(r, ip_type) != 0 || cp_blocks_from_field(r, "cidr", family, &bl) != 0 ||
         cp_blocks_unclaimed(r, "cidr", &bl, 0) != 0 ||
-        cp_require_room(r, CP_SITE.name, NULL, CP_MAX_SITES, "site_name", "CleanPipe sites per customer") != 0 ||
+        cp_require_room(r, CP_SITE.name, NULL, CP_MAX_SITES, "site_name", "CleanPipe sites per customer") !=
+            0 ||
         !(plan = default_plan(r)))
         return 0;
     struct resource site = {0};
@@ -102,8 +103,9 @@ int cp_site_update(struct req *r)
             char text[NET_TEXT_MAX];
             cidr_format(&hit.block, text);
             const char *noun = strcmp(hit.kind, CP_HOST.name) == 0 ? "host" : "route template";
-            return reply_error(r, E_STATE, "cidr: must keep covering %s of %s %s; change or delete that first",
-                               text, noun, hit.id);
+            return reply_error(r, E_STATE,
+                               "cidr: must keep covering %s of %s %s; change or delete that first", text,
+                               noun, hit.id);
         }
         if (rc != STORE_NOT_FOUND)
             return reply_store_error(r, rc);

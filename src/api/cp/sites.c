@@ -34,7 +34,8 @@ static uint64_t site_space(const json_t *doc, bool v6)
         if (cidr_parse(json_string_value(c), 0, &b) != 0)
             continue;
         if (v6)
-            sum = add_sat(sum, b.prefix > 64 ? 1 : (b.prefix == 0 ? UINT64_MAX : (uint64_t)1 << (64 - b.prefix)));
+            sum = add_sat(sum,
+                          b.prefix > 64 ? 1 : (b.prefix == 0 ? UINT64_MAX : (uint64_t)1 << (64 - b.prefix)));
         else
             sum = add_sat(sum, cidr_size(&b));
     }
@@ -116,16 +117,16 @@ int cp_site_report(struct req *r)
             "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I},s:o,s:o}", "ipv4_addresses",
             as_json_int(is_v6 ? 0 : space), "ipv6_networks_64", as_json_int(is_v6 ? space : 0), "host_count",
             c->hosts, "host_address_count", c->host_addresses, "customised_host_count", c->customised,
-            "tcp_option_host_count", c->tcp_option, "route_template_count", c->templates, "policy", "detection",
-            policy_flag(s.doc, NULL, "detection"), "auto_mitigation", policy_flag(s.doc, "auto", "enable"),
-            "manual_mitigation", policy_flag(s.doc, "manual", "enable"), "allow_list",
-            list_summary(s.doc, "allow_list"), "block_list", list_summary(s.doc, "block_list"));
+            "tcp_option_host_count", c->tcp_option, "route_template_count", c->templates, "policy",
+            "detection", policy_flag(s.doc, NULL, "detection"), "auto_mitigation",
+            policy_flag(s.doc, "auto", "enable"), "manual_mitigation", policy_flag(s.doc, "manual", "enable"),
+            "allow_list", list_summary(s.doc, "allow_list"), "block_list", list_summary(s.doc, "block_list"));
         json_object_update(site, extra);
         json_decref(extra);
         json_array_append_new(out, site);
     }
-    return reply_result(r, json_pack("{s:I,s:o,s:{s:I,s:I,s:I,s:I,s:I}}", "generated_at", (json_int_t)time(NULL),
-                                     "sites", out, "totals", "sites", (json_int_t)n, "hosts", all_hosts,
-                                     "route_templates", all_templates, "ipv4_addresses", as_json_int(v4),
-                                     "ipv6_networks_64", as_json_int(v6)));
+    return reply_result(r, json_pack("{s:I,s:o,s:{s:I,s:I,s:I,s:I,s:I}}", "generated_at",
+                                     (json_int_t)time(NULL), "sites", out, "totals", "sites", (json_int_t)n,
+                                     "hosts", all_hosts, "route_templates", all_templates, "ipv4_addresses",
+                                     as_json_int(v4), "ipv6_networks_64", as_json_int(v6)));
 }

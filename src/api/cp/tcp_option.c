@@ -4,7 +4,6 @@
 #include "api/cp/cp_common.h"
 #include "core/catalogue.h"
 
-
 /* The catalogue entry of a filter set id, or NULL. */
 static json_t *filter_set(const json_t *catalogue, json_int_t id)
 {
