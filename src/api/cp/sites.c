@@ -71,20 +71,11 @@ static struct site_counts *counts_of(struct site_counts *c, size_t n, int64_t ri
     return NULL;
 }
 
-int cp_site_report(struct req *r)
+/* Counts each site's hosts and templates (rows under any parent). */
+static void tally(struct site_counts *counts, size_t n, json_t *hosts, json_t *templates)
 {
-    json_t *sites = cp_list(r, CP_SITE.name, RES_TOP_LEVEL, CP_MAX_SITES);
-    json_t *hosts = sites ? cp_list(r, CP_HOST.name, 0, (long)CP_MAX_SITES * CP_MAX_HOSTS) : NULL;
-    json_t *templates = hosts ? cp_list(r, CP_TEMPLATE.name, 0, (long)CP_MAX_SITES * CP_MAX_TEMPLATES) : NULL;
-    if (!templates)
-        return 0;
-    size_t n = json_array_size(sites);
-    struct site_counts counts[CP_MAX_SITES] = {{0}};
     size_t i;
     json_t *row;
-    json_array_foreach (sites, i, row)
-        if (i < CP_MAX_SITES)
-            counts[i].rid = cp_doc_int(row, "rid", 0);
     json_array_foreach (hosts, i, row) {
         struct site_counts *c = counts_of(counts, n, cp_doc_int(row, "parent_rid", 0));
         json_t *doc = json_object_get(row, "doc");
@@ -100,30 +91,52 @@ int cp_site_report(struct req *r)
         if (c)
             c->templates++;
     }
+}
+
+/* One site of the report: the site object plus its space, counts and switches. */
+static json_t *report_entry(const struct resource *s, const struct site_counts *c, bool is_v6, uint64_t space)
+{
+    json_t *site = cp_site_json(s);
+    json_t *extra = json_pack(
+        "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I},s:o,s:o}", "ipv4_addresses",
+        as_json_int(is_v6 ? 0 : space), "ipv6_networks_64", as_json_int(is_v6 ? space : 0), "host_count",
+        c->hosts, "host_address_count", c->host_addresses, "customised_host_count", c->customised,
+        "tcp_option_host_count", c->tcp_option, "route_template_count", c->templates, "policy", "detection",
+        policy_flag(s->doc, NULL, "detection"), "auto_mitigation", policy_flag(s->doc, "auto", "enable"),
+        "manual_mitigation", policy_flag(s->doc, "manual", "enable"), "allow_list",
+        list_summary(s->doc, "allow_list"), "block_list", list_summary(s->doc, "block_list"));
+    json_object_update(site, extra);
+    json_decref(extra);
+    return site;
+}
+
+int cp_site_report(struct req *r)
+{
+    json_t *sites = cp_list(r, CP_SITE.name, RES_TOP_LEVEL, CP_MAX_SITES);
+    json_t *hosts = sites ? cp_list(r, CP_HOST.name, 0, (long)CP_MAX_SITES * CP_MAX_HOSTS) : NULL;
+    json_t *templates = hosts ? cp_list(r, CP_TEMPLATE.name, 0, (long)CP_MAX_SITES * CP_MAX_TEMPLATES) : NULL;
+    if (!templates)
+        return 0;
+    size_t n = json_array_size(sites) < CP_MAX_SITES ? json_array_size(sites) : CP_MAX_SITES;
+    struct site_counts counts[CP_MAX_SITES] = {{0}};
+    for (size_t i = 0; i < n; i++)
+        counts[i].rid = cp_doc_int(json_array_get(sites, i), "rid", 0);
+    tally(counts, n, hosts, templates);
     json_t *out = json_array();
     uint64_t v4 = 0, v6 = 0;
     json_int_t all_hosts = 0, all_templates = 0;
-    json_array_foreach (sites, i, row) {
+    for (size_t i = 0; i < n; i++) {
         struct resource s;
-        cp_row_resource(row, &s);
+        cp_row_resource(json_array_get(sites, i), &s);
         bool is_v6 = cp_site_family(&s) == NET_V6;
         uint64_t space = site_space(s.doc, is_v6);
-        *(is_v6 ? &v6 : &v4) = add_sat(is_v6 ? v6 : v4, space);
-        const struct site_counts *c = &counts[i < CP_MAX_SITES ? i : 0];
-        all_hosts += c->hosts;
-        all_templates += c->templates;
-        json_t *site = cp_site_json(&s);
-        json_t *extra = json_pack(
-            "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:{s:I,s:I,s:I},s:o,s:o}", "ipv4_addresses",
-            as_json_int(is_v6 ? 0 : space), "ipv6_networks_64", as_json_int(is_v6 ? space : 0), "host_count",
-            c->hosts, "host_address_count", c->host_addresses, "customised_host_count", c->customised,
-            "tcp_option_host_count", c->tcp_option, "route_template_count", c->templates, "policy",
-            "detection", policy_flag(s.doc, NULL, "detection"), "auto_mitigation",
-            policy_flag(s.doc, "auto", "enable"), "manual_mitigation", policy_flag(s.doc, "manual", "enable"),
-            "allow_list", list_summary(s.doc, "allow_list"), "block_list", list_summary(s.doc, "block_list"));
-        json_object_update(site, extra);
-        json_decref(extra);
-        json_array_append_new(out, site);
+        if (is_v6)
+            v6 = add_sat(v6, space);
+        else
+            v4 = add_sat(v4, space);
+        all_hosts += counts[i].hosts;
+        all_templates += counts[i].templates;
+        json_array_append_new(out, report_entry(&s, &counts[i], is_v6, space));
     }
     return reply_result(r, json_pack("{s:I,s:o,s:{s:I,s:I,s:I,s:I,s:I}}", "generated_at",
                                      (json_int_t)time(NULL), "sites", out, "totals", "sites", (json_int_t)n,
