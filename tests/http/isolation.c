@@ -170,8 +170,9 @@ static int create(json_t *recipe, json_t *all, const char *ca_file)
     int filled =
         c ? fill_path(json_string_value(json_object_get(c, "path")), ids, path, sizeof path, &missing) : 0;
     json_decref(ids);
-    if (!c) { /* a literal value (e.g. a switch state in a path) */
-        json_object_set(mine, name, json_object_get(recipe, "value"));
+    if (!c) { /* only read (a setting of a resource made before), or a literal value */
+        if (json_object_get(recipe, "value"))
+            json_object_set(mine, name, json_object_get(recipe, "value"));
         return 0;
     }
     if (filled != 0)
