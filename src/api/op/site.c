@@ -44,34 +44,22 @@ static int check_blocks(struct req *r, long long asn, const struct cidr *b, size
     return 0;
 }
 
-json_t *op_site_service(struct req *r, const char *customer_id)
+static const char *plan_member(const json_t *plans, const char *customer_id, const char *key)
 {
-    json_t *plans = catalogue_value(r, "op_service_plans");
-    if (!plans)
-        return NULL;
-    json_t *out = json_deep_copy(json_object_get(plans, "default"));
-    if (!json_is_object(out))
-        out = json_object();
-    json_object_update(out, json_object_get(json_object_get(plans, "by_customer"), customer_id));
-    return req_hold(r, out);
-}
-
-static const char *service_member(const json_t *service, const char *key)
-{
-    const char *v = json_string_value(json_object_get(service, key));
+    const char *v = json_string_value(json_object_get(
+        json_object_get(json_object_get(plans, "by_customer"), customer_id), key));
+    if (!v)
+        v = json_string_value(json_object_get(json_object_get(plans, "default"), key));
     return v ? v : "";
 }
 
-json_t *op_site_json(const struct resource *site, const json_t *service)
+json_t *op_site_json(const struct resource *site, const json_t *plans)
 {
-    json_t *s = json_object();
-    json_object_set(s, "as_num", json_object_get(site->doc, "as_num"));
-    json_object_set(s, "cidr", json_object_get(site->doc, "cidr"));
-    json_object_set_new(s, "service_plan", json_string(service_member(service, "service_plan")));
-    json_object_set_new(s, "service_type", json_string(service_member(service, "service_type")));
-    json_object_set_new(s, "site_desc", json_string(op_doc_str(site, "site_desc")));
-    json_object_set_new(s, "site_name", json_string(site->name));
-    return s;
+    return json_pack("{s:O,s:O,s:s,s:s,s:s,s:s}", "as_num", json_object_get(site->doc, "as_num"), "cidr",
+                     json_object_get(site->doc, "cidr"), "service_plan",
+                     plan_member(plans, site->customer_id, "service_plan"), "service_type",
+                     plan_member(plans, site->customer_id, "service_type"), "site_desc",
+                     op_doc_str(site, "site_desc"), "site_name", site->name);
 }
 
 int op_site_create(struct req *r)
@@ -112,11 +100,11 @@ int op_site_get(struct req *r)
     struct resource site;
     if (op_load_chain(r, &site, NULL, NULL) != 0)
         return 0;
-    json_t *service = op_site_service(r, site.customer_id);
-    if (!service)
+    json_t *plans = catalogue_value(r, OP_SERVICE_PLANS);
+    if (!plans)
         return 0;
     /* the document shows an array for the one site (gaps B.2.2) */
-    return reply_result(r, json_pack("[o]", op_site_json(&site, service)));
+    return reply_result(r, json_pack("[o]", op_site_json(&site, plans)));
 }
 
 int op_site_update(struct req *r)
