@@ -5,6 +5,7 @@
 #ifndef PARAPET_API_OP_H
 #define PARAPET_API_OP_H
 
+#include "api/op/capture_queue.h"
 #include "api/op/op_kinds.h"
 #include "api/op/op_rules.h"
 #include "core/req.h"
@@ -24,6 +25,10 @@ json_t *op_site_json(const struct resource *site, const json_t *plans);
 int op_sites_list(struct req *r);
 int op_token_sites_list(struct req *r);
 int op_site_report(struct req *r);
+/* capture.c */
+int op_capture_create(struct req *r);
+int op_capture_get(struct req *r);
+int op_capture_download(struct req *r);
 /* config_options.c */
 int op_config_options(struct req *r);
 /* network.c */

@@ -2,12 +2,15 @@
  * A site holds one ASN and address blocks registered for it; the blocks are
  * indexed (store blocks_*) so that no other customer protects them and the
  * site's networks and hosts stay inside them. */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/op/op.h"
 #include "api/op/op_kinds.h"
 #include "api/op/op_rules.h"
 #include "core/catalogue.h"
+#include "core/config.h"
 #include "core/resource.h"
 
 /* as_num is in the registry and every block belongs to it; the blocks are
@@ -129,16 +132,38 @@ int op_site_update(struct req *r)
     return reply_result(r, NULL);
 }
 
+/* The capture files of the site's tasks (which go with the site). */
+static void remove_captures(struct req *r, json_t *tasks)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach (tasks, i, row) {
+        const char *file = json_string_value(json_object_get(json_object_get(row, "doc"), "file"));
+        char path[4096];
+        if (file && snprintf(path, sizeof path, "%s/%s", r->config->data_dir, file) < (int)sizeof path)
+            unlink(path);
+    }
+}
+
 int op_site_delete(struct req *r)
 {
     struct resource site;
     if (op_load_chain(r, &site, NULL, NULL) != 0)
         return 0;
+    struct res_query q = {
+        .kind = OP_CAPTURE.name, .customer_id = r->customer.id, .parent_rid = site.rid, .limit = 1000000};
+    json_t *tasks = NULL;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &tasks, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, tasks);
     json_t *blocker = NULL;
-    int rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
+    rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
     if (rc == STORE_CONFLICT)
         return reply_delete_blocked(r, "site_id", blocker);
     if (rc != STORE_OK)
         return reply_res_error(r, rc, "site_id", "");
+    remove_captures(r, tasks);
     return reply_result(r, NULL);
 }
