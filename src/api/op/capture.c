@@ -68,13 +68,16 @@ int op_capture_create(struct req *r)
 static int load_task(struct req *r, const char *id, struct resource *task)
 {
     struct res_query q = {.kind = OP_CAPTURE.name, .customer_id = r->customer.id};
-    int rc = r->store->ops->res_get(r->store, &q, id, NULL, task);
+    int rc = id ? r->store->ops->res_get(r->store, &q, id, NULL, task) : STORE_NOT_FOUND;
+    if (rc == STORE_OK) {
+        req_hold(r, task->doc);
+        return 0;
+    }
     if (rc == STORE_NOT_FOUND)
-        return reply_error(r, E_NOT_FOUND, "api_task_id: no such capture task"), -1;
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc), -1;
-    req_hold(r, task->doc);
-    return 0;
+        reply_error(r, E_NOT_FOUND, "api_task_id: no such capture task");
+    else
+        reply_store_error(r, rc);
+    return -1;
 }
 
 int op_capture_get(struct req *r)
