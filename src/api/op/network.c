@@ -16,7 +16,8 @@ static int check_blocks(struct req *r, const struct resource *site, const struct
     size_t ns = op_doc_blocks(site, site_blocks, OP_MAX_SITE_BLOCKS);
     struct block_filter siblings = {
         .kind = OP_NETWORK.name, .parent_rid = site->rid, .except_rid = self ? self->rid : 0};
-    if (op_blocks_disjoint(r, "cidr", b, n) != 0 || op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
+    if (op_blocks_disjoint(r, "cidr", b, n) != 0 ||
+        op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
         op_blocks_free(r, "cidr", b, n, &siblings, "network") != 0)
         return -1;
     return 0;
@@ -41,8 +42,8 @@ int op_network_create(struct req *r)
     memcpy(net.customer_id, site.customer_id, sizeof net.customer_id);
     snprintf(net.name, sizeof net.name, "%s", field_str(r, "network_name"));
     const char *desc = field_str(r, "network_desc");
-    net.doc = req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc",
-                                    desc ? desc : ""));
+    net.doc = req_hold(
+        r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc", desc ? desc : ""));
     int rc = r->store->ops->res_create(r->store, &OP_NETWORK, &net);
     if (rc == STORE_CONFLICT)
         return reply_error(r, E_CONFLICT, "network_name: %s is already a network of this site", net.name);
@@ -58,8 +59,9 @@ int op_network_get(struct req *r)
     struct resource site, net;
     if (op_load_chain(r, &site, &net, NULL) != 0)
         return 0;
-    return reply_result(r, json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net.doc, "cidr"), "network_desc",
-                                     op_doc_str(&net, "network_desc"), "network_name", net.name));
+    return reply_result(r,
+                        json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net.doc, "cidr"), "network_desc",
+                                  op_doc_str(&net, "network_desc"), "network_name", net.name));
 }
 
 int op_network_update(struct req *r)
