@@ -1,7 +1,8 @@
-/* network.c — Origin Protection networks: POST {OPS}/network and
- * GET/PUT/DELETE {OPS}/network/{network_id}. A network holds /24 (IPv4) or
- * /48 (IPv6) blocks inside its site's blocks, disjoint from its sibling
- * networks; an update must keep its hosts covered. */
+/* network.c — Origin Protection networks: POST {OPS}/network,
+ * GET/PUT/DELETE {OPS}/network/{network_id} and (beyond the documents)
+ * GET {OPS}/networks. A network holds /24 (IPv4) or /48 (IPv6) blocks
+ * inside its site's blocks, disjoint from its sibling networks; an update
+ * must keep its hosts covered. */
 #include <string.h>
 
 #include "api/op/op.h"
@@ -54,14 +55,46 @@ int op_network_create(struct req *r)
     return reply_result(r, json_pack("{s:s}", "network_id", net.id));
 }
 
+static json_t *network_json(const struct resource *net)
+{
+    return json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net->doc, "cidr"), "network_desc",
+                     op_doc_str(net, "network_desc"), "network_name", net->name);
+}
+
 int op_network_get(struct req *r)
 {
     struct resource site, net;
     if (op_load_chain(r, &site, &net, NULL) != 0)
         return 0;
-    return reply_result(r,
-                        json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net.doc, "cidr"), "network_desc",
-                                  op_doc_str(&net, "network_desc"), "network_name", net.name));
+    return reply_result(r, network_json(&net));
+}
+
+int op_network_list(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    struct res_query q = {.kind = OP_NETWORK.name,
+                          .customer_id = r->customer.id,
+                          .parent_rid = site.rid,
+                          .limit = OP_MAX_NETWORKS};
+    json_t *rows;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, rows);
+    json_t *list = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row) {
+        struct resource net;
+        op_row_resource(row, &net);
+        json_t *n = network_json(&net);
+        json_object_set_new(n, "network_id", json_string(net.id));
+        json_array_append_new(list, n);
+    }
+    return reply_result(r, list);
 }
 
 int op_network_update(struct req *r)
