@@ -13,6 +13,7 @@
  * forgotten. */
 #include "http/isolation.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,6 +240,26 @@ static const char *unknown_like(const char *v)
 
 /* The body of a route whose fields name a resource (e.g. zone_name), with
  * the owner's value or an unknown one; NULL when it names none. */
+/* Whether a field of the route comes in the query (else in the body). */
+static bool in_query(const struct route *rt, const struct field_spec *f)
+{
+    return f->in == IN_QUERY || (f->in == IN_ANY && rt->encodings == ENC_NONE);
+}
+
+/* Appends "?field=id" for the query fields of the route that name a
+ * resource (e.g. api_task_id), the owner's or an unknown one. */
+static void id_query(const struct route *rt, json_t *field_ids, bool owner, char *path, size_t size)
+{
+    for (const struct field_spec *f = rt->fields; f && f->name; f++) {
+        json_t *recipe = json_object_get(field_ids, f->name);
+        if (!recipe || !in_query(rt, f))
+            continue;
+        size_t n = strlen(path);
+        snprintf(path + n, size - n, "%s%s=%s", strchr(path, '?') ? "&" : "?", f->name,
+                 json_string_value(json_object_get(recipe, owner ? "owner" : "unknown")));
+    }
+}
+
 static json_t *id_body(const struct route *rt, json_t *body_ids, bool owner)
 {
     if (!(rt->encodings & ENC_JSON))
@@ -246,7 +267,7 @@ static json_t *id_body(const struct route *rt, json_t *body_ids, bool owner)
     json_t *body = NULL;
     for (const struct field_spec *f = rt->fields; f && f->name; f++) {
         json_t *recipe = json_object_get(body_ids, f->name);
-        if (!recipe || f->in == IN_QUERY)
+        if (!recipe || in_query(rt, f))
             continue;
         if (!body)
             body = json_object();
@@ -257,13 +278,15 @@ static json_t *id_body(const struct route *rt, json_t *body_ids, bool owner)
     return body;
 }
 
-/* text with every `from` replaced by `to` (new string). */
+/* text with every whole-word `from` replaced by `to` (new string). */
 static char *replace_all(const char *text, const char *from, const char *to)
 {
     size_t nf = strlen(from), nt = strlen(to), cap = strlen(text) + 1, n = 0;
     char *out = malloc(cap);
     for (const char *p = text; *p;) {
-        bool hit = nf && strncmp(p, from, nf) == 0;
+        /* whole words only: "1" is not replaced inside "40300001" */
+        bool hit = nf && strncmp(p, from, nf) == 0 && (p == text || !isalnum((unsigned char)p[-1])) &&
+                   !isalnum((unsigned char)p[nf]);
         size_t add = hit ? nt : 1;
         if (n + add + 1 > cap)
             out = realloc(out, cap = 2 * (n + add + 1));
@@ -307,6 +330,8 @@ static int compare(const struct route *rt, const char *token, const char *token_
     if (fill_path(rt->path, owner_ids, owned, sizeof owned, &missing) != 0)
         return FAIL("%s: no recipe gives {%s} (tests/http/isolation.json)", rt->id, missing);
     fill_path(rt->path, unknown_ids, unknown, sizeof unknown, &missing);
+    id_query(rt, body_ids, true, owned, sizeof owned);
+    id_query(rt, body_ids, false, unknown, sizeof unknown);
     const char *method = method_name(rt->method);
     json_t *b1 = id_body(rt, body_ids, true), *b2 = id_body(rt, body_ids, false);
     struct answer a = call(method, owned, token, b1, ca_file), u = call(method, unknown, token, b2, ca_file);
@@ -330,7 +355,7 @@ static bool names_resource(const struct route *rt, json_t *body_ids)
     if (strchr(rt->path, '{'))
         return true;
     for (const struct field_spec *f = rt->fields; f && f->name; f++)
-        if (json_object_get(body_ids, f->name) && f->in != IN_QUERY && (rt->encodings & ENC_JSON))
+        if (json_object_get(body_ids, f->name) && (in_query(rt, f) || (rt->encodings & ENC_JSON)))
             return true;
     return false;
 }
