@@ -52,10 +52,10 @@ struct listener *listener_open(const char *host, int port)
     }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     int on = 1;
-    /* as libmicrohttpd's MHD_OPTION_LISTENING_ADDRESS_REUSE did: a restart
-     * need not wait for old connections in TIME_WAIT */
+    /* SO_REUSEADDR: a restart need not wait for old connections in
+     * TIME_WAIT. Not SO_REUSEPORT: a second server started on a port in use
+     * must fail, not silently take half of the connections. */
     bool ok = fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) == 0 &&
-              setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) == 0 &&
               (ss.ss_family != AF_INET6 || v6only(fd, &s6->sin6_addr)) &&
               bind(fd, (struct sockaddr *)&ss, len) == 0 && listen(fd, SOMAXCONN) == 0;
     if (!ok) {

@@ -621,10 +621,26 @@ static int durable_writes(struct fixture *fx)
     return bad;
 }
 
+/* A second server on a port in use fails at once; it does not share the
+ * port and take part of the connections (no SO_REUSEPORT). */
+static int port_in_use(struct fixture *fx)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "d=$(mktemp -d /tmp/parapet-port-XXXXXX); timeout 10 '%s' serve --plain-http --no-dns-deploy "
+             "--data \"$d\" --listen 127.0.0.1:%d >/dev/null 2>&1; rc=$?; rm -rf \"$d\"; exit $rc",
+             fx->bin, fx->main_port);
+    int st = system(cmd);
+    int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rc == 0 || rc == 124 ? FAIL("a second server on port %d: exit %d (want a failure)", fx->main_port, rc)
+                                : 0;
+}
+
 const struct special_test special_tests[] = {
     {"special: keep-alive across GET, POST and errors", keep_alive},
     {"special: a write is answered only once it is durable", durable_writes},
     {"special: tenant isolation, walked from the route table", isolation_walk},
+    {"special: a port in use is refused, not shared", port_in_use},
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
     {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
