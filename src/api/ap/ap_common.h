@@ -7,13 +7,6 @@
 #include "api/ap/ap_kinds.h"
 #include "core/resource.h"
 
-enum {
-    AP_MAX_SITES_PER_CUSTOMER = 50,
-    AP_MAX_DOMAINS_PER_SITE = 100,
-    AP_MAX_HTTP_PORTS = 16,   /* per domain */
-    AP_DEFAULT_HTTP_PORT = 80,
-    AP_DEFAULT_HTTPS_PORT = 443,
-};
 
 /* Backend fields (create: backend_ip/backend_host/backend_dns; update:
  * ip_list/host_list/dns_list) checked against backend_type and written to
