@@ -394,6 +394,15 @@ TEST(pkcs1_and_sec1_keys)
     rc = parse_files(NULL, time(NULL), &b, err, "leaf.crt", "int.crt", "leaf.sec1.key", NULL);
     CHECK_INT(rc, CERT_OK);
     cert_bundle_free(b);
+    CHECK(sh("certtool --generate-privkey --key-type=ed25519 --no-text --outfile ed.key") == 0);
+    CHECK(sh("certtool --generate-certificate --load-privkey ed.key --template rsa.tmpl --outfile "
+             "ed.crt " SIGN_BY_INT) == 0);
+    rc = parse_files(NULL, time(NULL), &b, err, "ed.crt", "int.crt", "ed.key", NULL);
+    CHECK_INT(rc, CERT_OK);
+    if (b) {
+        CHECK_STR(b->key_type, "Ed25519");
+        cert_bundle_free(b);
+    }
     rc = parse_files(NULL, time(NULL), &b, err, "small.crt", "int.crt", "small.key", NULL);
     CHECK_REFUSED(rc, b, err, "cert_file: the RSA key has 1024 bits; 2048 to 8192 are taken");
 }
@@ -484,6 +493,8 @@ TEST(garbled_and_oversize)
     }
     int rc = cert_bundle_parse("", 0, NULL, time(NULL), &b, err);
     CHECK_REFUSED(rc, b, err, "cert_file: is empty");
+    rc = cert_chain_read("junk", 4, &b, err);
+    CHECK_REFUSED(rc, b, err, "cert_file: must be PEM");
     rc = cert_bundle_parse("a\0b", 3, NULL, time(NULL), &b, err);
     CHECK_REFUSED(rc, b, err, "NUL bytes");
 
