@@ -99,7 +99,10 @@ int ap_http_port_delete(struct req *r)
         json_t *row = port_row(ports, json_integer_value(v));
         if (!is_scheme(row, "http")) /* not an HTTP port of the domain: ignored (doc 002) */
             continue;
-        int rc = r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), NULL);
+        json_t *blocker = NULL;
+        int rc = r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), &blocker);
+        if (rc == STORE_CONFLICT && blocker)
+            return reply_delete_blocked(r, "http_port", blocker);
         if (rc != STORE_OK && rc != STORE_NOT_FOUND) /* NOT_FOUND: the same port twice */
             return reply_store_error(r, rc);
         redirects_changed |= drop_redirect(d.doc, json_integer_value(v));
