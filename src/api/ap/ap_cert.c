@@ -175,7 +175,8 @@ static int upload(struct req *r, struct resource *res, const char *noun, const c
     int rc = 0;
     if (ap_update(r, res) == 0) {
         /* last: a key file is written only for a stored certificate */
-        if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 || cert_key_store(dir, key_id, b->key_pem) != 0)
+        if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 ||
+            cert_key_store(dir, key_id, b->key_pem) != 0)
             rc = reply_error(r, E_INTERNAL, "the private key could not be stored");
         else
             rc = reply_result(r, NULL);

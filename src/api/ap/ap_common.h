@@ -10,7 +10,6 @@
 #include "core/net.h"
 #include "core/resource.h"
 
-
 /* Backend fields (create: backend_ip/backend_host/backend_dns; update:
  * ip_list/host_list/dns_list) checked against backend_type and written to
  * the site document. Replies and returns -1 on a broken rule. */

@@ -100,7 +100,8 @@ int ap_http_port_delete(struct req *r)
         if (!is_scheme(row, "http")) /* not an HTTP port of the domain: ignored (doc 002) */
             continue;
         json_t *blocker = NULL;
-        int rc = r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), &blocker);
+        int rc =
+            r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), &blocker);
         if (rc == STORE_CONFLICT && blocker)
             return reply_delete_blocked(r, "http_port", blocker);
         if (rc != STORE_OK && rc != STORE_NOT_FOUND) /* NOT_FOUND: the same port twice */
@@ -127,9 +128,11 @@ int ap_redirect_switch_set(struct req *r)
         if (!is_scheme(port_row(ports, https), "https"))
             return reply_error(r, E_RULE, "https_port: %lld is not an HTTPS port of the domain", https);
         if (!https_on(&site, &d, ports, r))
-            return reply_error(r, E_STATE, "is_enable: HTTPS is off for this domain (no certificate serves it)");
-        json_array_append_new(json_object_get(d.doc, "redirects"),
-                              json_pack("{s:I,s:I}", "http_port", (json_int_t)http, "https_port", (json_int_t)https));
+            return reply_error(r, E_STATE,
+                               "is_enable: HTTPS is off for this domain (no certificate serves it)");
+        json_array_append_new(
+            json_object_get(d.doc, "redirects"),
+            json_pack("{s:I,s:I}", "http_port", (json_int_t)http, "https_port", (json_int_t)https));
     }
     return ap_update(r, &d) == 0 ? reply_result(r, NULL) : 0;
 }
