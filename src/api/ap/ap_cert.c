@@ -41,10 +41,8 @@ json_t *ap_cert_doc(const struct cert_bundle *b, const char *file_name, const ch
     return doc;
 }
 
-json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *domain_doc, const char *name,
-                          int *is_default)
+json_t *ap_cert_effective(const json_t *site_doc, const json_t *domain_doc, const char *name, int *is_default)
 {
-    (void)r;
     json_t *own = json_object_get(domain_doc, "cert");
     *is_default = 0;
     if (own)

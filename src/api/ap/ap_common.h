@@ -49,8 +49,8 @@ bool ap_domain_https(const json_t *ports, const json_t *cert);
 /* ap_cert.c: the certificate that serves `domain_name`: the domain's own,
  * else the site's default when it covers the name; NULL when none.
  * *is_default tells which. Borrowed from the docs. */
-json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *domain_doc,
-                          const char *domain_name, int *is_default);
+json_t *ap_cert_effective(const json_t *site_doc, const json_t *domain_doc, const char *domain_name,
+                          int *is_default);
 /* The read object of a certificate (cert_info / crt_info): {} without one. */
 json_t *ap_cert_read(const json_t *cert, const char *domain_name, int is_default);
 /* The "cert" member of a site's or domain's document for a checked bundle. */

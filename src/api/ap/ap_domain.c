@@ -139,7 +139,7 @@ int ap_domain_get(struct req *r)
                                         "redirected_https_port", json_object_get(p, "https_port")));
     }
     int is_default = 0;
-    json_t *cert = ap_cert_effective(r, site.doc, d.doc, d.name, &is_default);
+    json_t *cert = ap_cert_effective(site.doc, d.doc, d.name, &is_default);
     bool on = ap_domain_https(ports, cert);
     /* The two reads name the certificate object differently (gaps A2.15). */
     const char *cert_key = r->route->access == ACCESS_SITE ? "cert_info" : "crt_info";

@@ -35,10 +35,10 @@ static int load(struct req *r, struct resource *site, struct resource *d, json_t
     return *ports ? 0 : -1;
 }
 
-static bool https_on(const struct resource *site, const struct resource *d, json_t *ports, struct req *r)
+static bool https_on(const struct resource *site, const struct resource *d, json_t *ports)
 {
     int is_default;
-    return ap_domain_https(ports, ap_cert_effective(r, site->doc, d->doc, d->name, &is_default));
+    return ap_domain_https(ports, ap_cert_effective(site->doc, d->doc, d->name, &is_default));
 }
 
 int ap_http_port_add(struct req *r)
@@ -127,7 +127,7 @@ int ap_redirect_switch_set(struct req *r)
         /* enabling names the HTTPS port; the latest value applies (doc 002) */
         if (!is_scheme(port_row(ports, https), "https"))
             return reply_error(r, E_RULE, "https_port: %lld is not an HTTPS port of the domain", https);
-        if (!https_on(&site, &d, ports, r))
+        if (!https_on(&site, &d, ports))
             return reply_error(r, E_STATE,
                                "is_enable: HTTPS is off for this domain (no certificate serves it)");
         json_array_append_new(
@@ -144,7 +144,7 @@ int ap_http2_switch_set(struct req *r)
     if (load(r, &site, &d, &ports) != 0)
         return 0;
     long long on = field_int(r, "switch_http2", 0);
-    if (on == 1 && !https_on(&site, &d, ports, r))
+    if (on == 1 && !https_on(&site, &d, ports))
         return reply_error(r, E_STATE,
                            "switch_http2: HTTP/2 can be enabled only while HTTPS is on (switch_https 1)");
     json_object_set_new(d.doc, "http2", json_integer(on));
