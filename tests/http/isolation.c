@@ -413,6 +413,35 @@ static int walk_route(const struct route *rt, json_t *cfg, json_t *all, const ch
     return bad;
 }
 
+/* Deletes what the recipes made (last first), so that no other test meets
+ * it. */
+static int clean_up(json_t *recipes, json_t *all, const char *ca_file)
+{
+    int bad = 0;
+    for (size_t i = json_array_size(recipes); i-- > 0;) {
+        json_t *recipe = json_array_get(recipes, i), *del = json_object_get(recipe, "delete");
+        const char *family = json_string_value(json_object_get(recipe, "family"));
+        json_t *ids = family_ids(all, family ? family : "*");
+        char path[1024];
+        const char *missing;
+        int filled =
+            del ? fill_path(json_string_value(json_object_get(del, "path")), ids, path, sizeof path, &missing)
+                : -1;
+        json_decref(ids);
+        if (filled != 0)
+            continue;
+        json_t *body = json_deep_copy(json_object_get(del, "json"));
+        struct answer a = call(json_string_value(json_object_get(del, "method")), path,
+                               value_of(json_string_value(json_object_get(recipe, "token"))), body, ca_file);
+        json_decref(body);
+        if (a.status != 200)
+            bad |= FAIL("recipe %s: delete answered %ld %s",
+                        json_string_value(json_object_get(recipe, "name")), a.status, a.body);
+        free(a.body);
+    }
+    return bad;
+}
+
 int isolation_walk(struct fixture *fx)
 {
     json_error_t e;
@@ -459,6 +488,7 @@ int isolation_walk(struct fixture *fx)
     fprintf(stderr, "  isolation: %d routes naming a resource walked with %zu foreign tokens\n", covered,
             json_array_size(json_object_get(cfg, "foreign_tokens")) + 1);
     free(before);
+    bad |= clean_up(recipes, ids, fx->ca_file);
     json_decref(ids);
     json_decref(cfg);
     return bad;
