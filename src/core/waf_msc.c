@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
+
 static pthread_once_t msc_once = PTHREAD_ONCE_INIT;
 static ModSecurity *msc;
 /* libmodsecurity's rule parser (flex/bison) keeps global state: one load at a time. */
@@ -85,4 +87,17 @@ int waf_regex_check(const char *re, char *err, size_t errlen)
         snprintf((char *)buf, sizeof buf, "error %d", code);
     snprintf(err, errlen, "invalid regular expression: %s at offset %zu", (char *)buf, (size_t)offset);
     return -1;
+}
+
+void waf_rx_literal(struct strbuf *b, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+            *p >= 0x80) {
+            char c[2] = {(char)*p, 0};
+            sb_add(b, c);
+        } else {
+            sb_printf(b, "\\x%02x", *p);
+        }
+    }
 }

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+struct strbuf;
+
 /* Loads `prelude` (may be NULL: e.g. "Include" lines for the Core Rule Set)
  * then `text` into one scratch rules set. Returns 0 when ModSecurity accepts
  * both; -1 with ModSecurity's message in err ("prelude: ..." when the
@@ -18,5 +20,10 @@ int waf_msc_check(const char *prelude, const char *text, char *err, size_t errle
  * Returns 0, or -1 with "invalid regular expression: <PCRE2 message> at
  * offset N" in err. */
 int waf_regex_check(const char *re, char *err, size_t errlen);
+
+/* Appends s as a PCRE literal for a SecRule operator: letters, digits and
+ * non-ASCII bytes as they are, every other byte as \xHH, so that no quote,
+ * backslash-quote, "%{" macro or space reaches the rule text. */
+void waf_rx_literal(struct strbuf *b, const char *s);
 
 #endif

@@ -463,20 +463,6 @@ json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
 
 /* ---- compilation ---- */
 
-/* value as a PCRE literal: letters, digits and non-ASCII bytes as they are,
- * every other byte \xHH (no quote, backslash-quote, '%' or space left). */
-static void rx_literal(struct strbuf *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (isalnum(*p) || *p >= 0x80) {
-            char c[2] = {(char)*p, 0};
-            sb_add(b, c);
-        } else {
-            sb_printf(b, "\\x%02x", *p);
-        }
-    }
-}
-
 /* A user's regex with its double quotes rewritten so that the SecRule
  * lexer cannot end the operator early; same meaning for PCRE. -1 when the
  * regex cannot be carried (a trailing lone backslash, \c"). */
@@ -543,7 +529,7 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
         for (size_t i = 0; i < json_array_size(v); i++) {
             if (i)
                 sb_add(b, "|");
-            rx_literal(b, json_string_value(json_array_get(v, i)));
+            waf_rx_literal(b, json_string_value(json_array_get(v, i)));
         }
         sb_add(b, ")\\z");
         return 0;
@@ -561,7 +547,7 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
     }
     if (strpbrk(s, "\"\\")) {
         sb_printf(b, "@rx %s%s", icase ? "(?i)" : "", op == OP_EQUALS || op == OP_BEGINS ? "\\A" : "");
-        rx_literal(b, s);
+        waf_rx_literal(b, s);
         if (op == OP_EQUALS || op == OP_ENDS)
             sb_add(b, "\\z");
         return 0;
