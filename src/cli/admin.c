@@ -285,6 +285,7 @@ static const struct opt asn_opts[] = {
     {.name = "asn"}, {.name = "prefix", .repeatable = true}, {.name = NULL}};
 static const struct opt dns_opts[] = {DNS_DEPLOY_OPTS, {.name = NULL}};
 static const struct opt catalogue_opts[] = {{.name = "key"}, {.name = "value"}, {.name = NULL}};
+static const struct opt vip_pool_opts[] = {{.name = "cidr"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -295,6 +296,7 @@ static const struct command commands[] = {
     {"asn", "add import list", asn_opts, true},
     {"dns", "deploy zones", dns_opts, false},
     {"catalogue", "list get set reset", catalogue_opts, true},
+    {"vip-pool", "add list remove", vip_pool_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -321,7 +323,8 @@ static void admin_usage(void)
           "  asn add --asn N --prefix CIDR [--prefix CIDR]... | asn import ROA.csv | asn list\n"
           "  dns deploy [DNS options of `parapet serve --help`] | dns zones\n"
           "  catalogue list | catalogue get --key KEY | catalogue reset --key KEY\n"
-          "  catalogue set --key KEY (--value JSON | FILE.json)\n",
+          "  catalogue set --key KEY (--value JSON | FILE.json)\n"
+          "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n",
           stderr);
 }
 
@@ -378,6 +381,8 @@ int cli_admin(int argc, char **argv)
         rc = cmd_asn(s, verb, a, file);
     else if (!strcmp(object, "catalogue"))
         rc = admin_catalogue(s, verb, a, file);
+    else if (!strcmp(object, "vip-pool"))
+        rc = admin_vip_pool(s, verb, a);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

@@ -16,4 +16,7 @@ int admin_dns(struct store *s, const char *verb, json_t *args, const char *data_
 /* admin_catalogue.c: `catalogue list | get | set | reset`. */
 int admin_catalogue(struct store *s, const char *verb, json_t *args, const char *file);
 
+/* admin_vip.c: `vip-pool add --cidr C | list | remove --cidr C` (Application Protection VIPs). */
+int admin_vip_pool(struct store *s, const char *verb, json_t *args);
+
 #endif

@@ -174,6 +174,14 @@ static int seed(struct fixture *fx)
                  var_get(installs[i][2]));
         bad |= admin_var(fx, installs[i][0], "xspe", args);
     }
+    /* Application Protection: small VIP pools (16 addresses each) from the
+     * documentation ranges; each site takes one address of each. */
+    const char *vip_pools[] = {"192.0.2.240/28", "2001:db8:f1::/124"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *out = admin(fx->bin, fx->data, "vip-pool add --cidr %s", vip_pools[i]);
+        bad |= out ? 0 : -1;
+        json_decref(out);
+    }
     return bad ? -1 : 0;
 }
 

@@ -4,4 +4,36 @@
 
 #include "core/req.h"
 
+/* sites (ap_site.c, ap_site_report.c, ap_cname.c) */
+int ap_site_create(struct req *r);
+int ap_site_get(struct req *r);
+int ap_site_delete(struct req *r);
+int ap_site_backend_update(struct req *r);
+int ap_site_report(struct req *r);
+int ap_site_cname_info(struct req *r);
+
+/* domains and their ports (ap_domain.c, ap_port.c) */
+int ap_domain_create(struct req *r);
+int ap_domain_get(struct req *r);
+int ap_domain_delete(struct req *r);
+int ap_http_port_add(struct req *r);
+int ap_http_port_delete(struct req *r);
+int ap_redirect_switch_set(struct req *r);
+int ap_http2_switch_set(struct req *r);
+
+/* certificates (ap_cert.c) */
+int ap_site_cert_upload(struct req *r);
+int ap_site_cert_revoke(struct req *r);
+int ap_domain_cert_upload(struct req *r);
+int ap_domain_cert_revoke(struct req *r);
+
+/* overview switches (ap_switch.c) */
+int ap_overview_switch_set(struct req *r);
+int ap_overview_switch_get(struct req *r);
+
+/* field rules (ap_rules.c) */
+const char *ap_rule_public_ip(json_t **value, long unused);
+const char *ap_rule_hostname(json_t **value, long unused);
+const char *ap_rule_site_name(const json_t *value, long unused);
+
 #endif
