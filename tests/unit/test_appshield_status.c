@@ -27,28 +27,32 @@ TEST(overwritable_codes)
 TEST(entries)
 {
     char err[256] = "";
-    json_t *e = status_entry_make(404, 200, "0", NULL, err, sizeof err);
+    int code = 0;
+    json_t *e = status_entry_make(404, 200, "0", NULL, &code, err, sizeof err);
     CHECK(e != NULL);
     CHECK_INT(json_integer_value(json_object_get(e, "error_code")), 404);
     CHECK_STR(json_string_value(json_object_get(e, "error_page_type")), "0");
     CHECK_STR(json_string_value(json_object_get(e, "error_page_info")), "");
     json_decref(e);
-    e = status_entry_make(502, 503, "2", "https://status.example.com/down.html", err, sizeof err);
+    e = status_entry_make(502, 503, "2", "https://status.example.com/down.html", &code, err, sizeof err);
     CHECK(e != NULL);
     CHECK_STR(json_string_value(json_object_get(e, "error_page_info")), "https://status.example.com/down.html");
     json_decref(e);
-    e = status_entry_make(404, 200, "1", "", err, sizeof err); /* an empty URL is no URL */
+    e = status_entry_make(404, 200, "1", "", &code, err, sizeof err); /* an empty URL is no URL */
     CHECK(e != NULL);
     json_decref(e);
 
-    CHECK(!status_entry_make(404, 200, "2", NULL, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", NULL, &code, err, sizeof err));
     CHECK_STR(err, "error_page_info: is required when error_page_type is 2 (a custom page URL)");
-    CHECK(!status_entry_make(404, 200, "2", "ftp://example.com/", err, sizeof err));
+    CHECK_INT(code, E_FIELD_MISSING);
+    CHECK(!status_entry_make(404, 200, "2", "ftp://example.com/", &code, err, sizeof err));
     CHECK_STR(err, "error_page_info: must be an absolute http or https URL of at most 2048 characters");
-    CHECK(!status_entry_make(404, 200, "2", "/relative.html", err, sizeof err));
-    CHECK(!status_entry_make(404, 200, "2", "https://user@example.com/", err, sizeof err));
-    CHECK(!status_entry_make(404, 200, "1", "https://example.com/", err, sizeof err));
+    CHECK_INT(code, E_FIELD_INVALID);
+    CHECK(!status_entry_make(404, 200, "2", "/relative.html", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", "https://user@example.com/", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "1", "https://example.com/", &code, err, sizeof err));
     CHECK_STR(err, "error_page_info: is taken only when error_page_type is 2 (a custom page URL)");
+    CHECK_INT(code, E_RULE);
 }
 
 TEST(find)

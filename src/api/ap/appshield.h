@@ -54,11 +54,12 @@ long ip_list_find_overlap(const json_t *list, const struct ip_range *entry);
 /* ---- status-code overwrites (appshield_status.c) ---- */
 /* RULE for error_code: 400-417 or 500-505. */
 const char *rule_overwritable_status(const json_t *value, long unused);
-/* The stored entry for the checked fields, or NULL with err when they do not
- * fit together (error_page_info is required, an http(s) URL, with type "2",
- * and must be absent or empty otherwise). */
+/* The stored entry for the checked fields, or NULL with err and *code (an
+ * enum err) when they do not fit together: error_page_info is required
+ * (E_FIELD_MISSING) and an http(s) URL (E_FIELD_INVALID) with type "2", and
+ * absent or empty otherwise (E_RULE). */
 json_t *status_entry_make(long long code, long long rewrite, const char *page_type, const char *page_info,
-                          char *err, size_t errlen);
+                          int *code_out, char *err, size_t errlen);
 /* The index of the entry for `code` in the list, or -1. */
 long status_entry_find(const json_t *list, long long code);
 
@@ -79,19 +80,51 @@ int appshield_switch_set(json_t *states, const char *name, int enable);
 /* The GET {ASH}/switches tree of stored states (missing ones: defaults). */
 json_t *appshield_switches_view(const json_t *states);
 
-/* ---- the stored policy (appshield_policy.c) ----
- * Loads the customer -> site -> domain-port chain of the path (the one 404
- * for unknown and foreign ids) and the policy of that domain port: the
- * stored one, or a fresh default one (not stored yet). Returns 0, or -1
- * having replied. */
-struct appshield {
-    struct resource res; /* res.rid == 0 while the policy is not stored */
-    json_t *doc;         /* == res.doc; belongs to the request */
-    int64_t port_rid;
+/* ---- the policy documents of a domain port (appshield_policy.c) ----
+ * AppShield ("ap.appshield") and WAF ("ap.waf") each keep one document per
+ * domain port, a child resource named "policy" made on the first write;
+ * until then reads answer the defaults and nothing is stored. The reserved
+ * domain_port_id 449cbcf57ff0ba74 names the site level: its policies are
+ * children of the site. A policy kind thus has two kinds of parent, so its
+ * res_kind names none (the store then checks only that the parent is the
+ * same customer's); ap_domain_port_from_path has checked the chain. */
+extern const struct res_kind AP_APPSHIELD, AP_WAF;
+
+struct port_policy {
+    struct resource site, port; /* the path's chain, loaded and checked */
+    struct resource res;        /* res.rid == 0 while the policy is not stored */
+    json_t *doc;                /* == res.doc; belongs to the request */
 };
-int appshield_load(struct req *r, struct appshield *p);
-/* Stores the policy (creates it on the first write). Returns 0, or -1
+/* What the policies of the path hang under: the domain port, or the site
+ * for the site level. */
+const struct resource *policy_owner(const struct port_policy *p);
+/* Loads and checks only the chain of the path into p (no document). */
+int policy_chain_load(struct req *r, struct port_policy *p);
+/* Loads the customer -> site -> domain-port chain of the path (the one 404
+ * for unknown and foreign ids) and the policy of `kind` there, or a new one
+ * from `defaults()`. Returns 0, or -1 having replied. */
+int port_policy_load(struct req *r, const struct res_kind *kind, json_t *(*defaults)(void),
+                     struct port_policy *p);
+/* Stores the policy (creating it on the first write). Returns 0, or -1
  * having replied with the store's error. */
-int appshield_save(struct req *r, struct appshield *p);
+int port_policy_save(struct req *r, const struct res_kind *kind, struct port_policy *p);
+
+/* The AppShield policy: port_policy_load with its defaults. */
+json_t *appshield_default(void);
+int appshield_load(struct req *r, struct port_policy *p);
+
+/* ---- WAF (waf_policy.c) ----
+ * The "ap.waf" document: {"owasp": <core/waf_owasp.h configuration>,
+ * "secure_headers": <core/waf_headers.h state>}. Custom rules are resources
+ * of their own, "ap.waf.custom_rule" under the domain port, with decimal
+ * serial ids (never reused) and a doc of the canonical rule (core/waf_rule.h)
+ * plus "slot", its place in the domain port's ModSecurity file. */
+enum { WAF_CUSTOM_RULES_MAX = 100 }; /* custom rules of one domain port */
+extern const struct res_kind AP_WAF_CUSTOM_RULE;
+json_t *waf_policy_default(void);
+int waf_policy_load(struct req *r, struct port_policy *p);
+/* A JSON body's member-wise checker's complaint as the reply: 400 naming
+ * the member. Returns 0 like the reply_* functions. */
+int reply_waf_invalid(struct req *r, const char *err);
 
 #endif

@@ -16,7 +16,7 @@ const char *rule_overwritable_status(const json_t *value, long unused)
 }
 
 json_t *status_entry_make(long long code, long long rewrite, const char *page_type, const char *page_info,
-                          char *err, size_t errlen)
+                          int *code_out, char *err, size_t errlen)
 {
     bool custom = strcmp(page_type, "2") == 0;
     if (!page_info)
@@ -24,15 +24,18 @@ json_t *status_entry_make(long long code, long long rewrite, const char *page_ty
     if (custom) {
         struct url_parts u;
         if (!*page_info) {
+            *code_out = E_FIELD_MISSING;
             snprintf(err, errlen, "error_page_info: is required when error_page_type is 2 (a custom page URL)");
             return NULL;
         }
         if (strlen(page_info) > APPSHIELD_URL_MAX || url_parse(page_info, &u) != 0) {
+            *code_out = E_FIELD_INVALID;
             snprintf(err, errlen, "error_page_info: must be an absolute http or https URL of at most %d characters",
                      APPSHIELD_URL_MAX);
             return NULL;
         }
     } else if (*page_info) {
+        *code_out = E_RULE;
         snprintf(err, errlen, "error_page_info: is taken only when error_page_type is 2 (a custom page URL)");
         return NULL;
     }
