@@ -1,7 +1,7 @@
 /* appshield.h — AppShield, shared inside the family: the pure rules of the
  * policy (IP list entries, status-code overwrites, the switch tree), unit
  * tested on their own, and the policy document every AppShield handler
- * reads and writes.
+ * reads and writes (port_policy, which the WAF's document uses as well).
  *
  * The policy of one domain port is one resource of kind "ap.appshield"
  * (named "appshield", so at most one per domain port) under that domain
@@ -88,7 +88,7 @@ json_t *appshield_switches_view(const json_t *states);
  * children of the site. A policy kind thus has two kinds of parent, so its
  * res_kind names none (the store then checks only that the parent is the
  * same customer's); ap_domain_port_from_path has checked the chain. */
-extern const struct res_kind AP_APPSHIELD, AP_WAF;
+extern const struct res_kind AP_APPSHIELD;
 
 struct port_policy {
     struct resource site, port; /* the path's chain, loaded and checked */
@@ -112,19 +112,5 @@ int port_policy_save(struct req *r, const struct res_kind *kind, struct port_pol
 /* The AppShield policy: port_policy_load with its defaults. */
 json_t *appshield_default(void);
 int appshield_load(struct req *r, struct port_policy *p);
-
-/* ---- WAF (waf_policy.c) ----
- * The "ap.waf" document: {"owasp": <core/waf_owasp.h configuration>,
- * "secure_headers": <core/waf_headers.h state>}. Custom rules are resources
- * of their own, "ap.waf.custom_rule" under the domain port, with decimal
- * serial ids (never reused) and a doc of the canonical rule (core/waf_rule.h)
- * plus "slot", its place in the domain port's ModSecurity file. */
-enum { WAF_CUSTOM_RULES_MAX = 100 }; /* custom rules of one domain port */
-extern const struct res_kind AP_WAF_CUSTOM_RULE;
-json_t *waf_policy_default(void);
-int waf_policy_load(struct req *r, struct port_policy *p);
-/* A JSON body's member-wise checker's complaint as the reply: 400 naming
- * the member. Returns 0 like the reply_* functions. */
-int reply_waf_invalid(struct req *r, const char *err);
 
 #endif

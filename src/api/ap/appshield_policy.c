@@ -6,10 +6,9 @@
 #include "api/ap/appshield.h"
 #include "core/resource.h"
 
-/* Named "policy" so that a domain port holds at most one of each. */
+/* Named "policy" so that a domain port holds at most one of each kind. */
 static const char POLICY_NAME[] = "policy";
 const struct res_kind AP_APPSHIELD = {"ap.appshield", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind AP_WAF = {"ap.waf", .name_scope = RES_NAME_IN_PARENT};
 
 const struct resource *policy_owner(const struct port_policy *p)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "api/ap/ap_policy.h"
-#include "api/ap/appshield.h"
+#include "api/ap/waf_policy.h"
 #include "core/resource.h"
 #include "core/waf_rule.h"
 

@@ -2,7 +2,7 @@
  * action configurations (gaps A2.10-A2.12; keys, types, members and their
  * checks are core/waf_owasp.h). A body is applied all or nothing. */
 #include "api/ap/ap_policy.h"
-#include "api/ap/appshield.h"
+#include "api/ap/waf_policy.h"
 #include "core/waf_owasp.h"
 
 int waf_owasp_get(struct req *r)

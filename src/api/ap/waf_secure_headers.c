@@ -2,7 +2,7 @@
  * custom policy checks and the GET shape are core/waf_headers.h). POST
  * answers code and msg only, as documented. */
 #include "api/ap/ap_policy.h"
-#include "api/ap/appshield.h"
+#include "api/ap/waf_policy.h"
 #include "core/waf_headers.h"
 
 int waf_secure_headers_set(struct req *r)
