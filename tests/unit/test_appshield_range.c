@@ -15,8 +15,7 @@ static const char *canon(const char *s)
     return out;
 }
 
-static struct ip_range R(const char *s)
-{
+static struct ip_range R(const char *s) {
     struct ip_range r;
     char text[APPSHIELD_ENTRY_TEXT_MAX];
     const char *why;
@@ -42,7 +41,8 @@ TEST(blocks)
     CHECK_STR(canon("198.51.100.0/24"), "198.51.100.0/24");
     CHECK_STR(canon("2001:db8:0::/48"), "2001:db8::/48");
     CHECK_STR(canon("198.51.100.1/24"), "ERR: must be a block without host bits set (e.g. 192.0.2.0/24)");
-    CHECK_STR(canon("198.51.100.0/33"), "ERR: must be an address, a block (addr/len) or a range (first-last)");
+    CHECK_STR(canon("198.51.100.0/33"),
+              "ERR: must be an address, a block (addr/len) or a range (first-last)");
     CHECK_STR(canon("198.51.100.0/"), "ERR: must be an address, a block (addr/len) or a range (first-last)");
     struct ip_range r = R("198.51.100.0/24");
     CHECK(r.first.b[3] == 0 && r.last.b[3] == 255 && r.last.b[2] == 100);
@@ -56,7 +56,8 @@ TEST(ranges)
     CHECK_STR(canon("203.0.113.1 - 203.0.113.9"), "203.0.113.1-203.0.113.9");
     CHECK_STR(canon("203.0.113.5-203.0.113.5"), "203.0.113.5"); /* one address */
     CHECK_STR(canon("2001:db8::1-2001:db8::ff"), "2001:db8::1-2001:db8::ff");
-    CHECK_STR(canon("203.0.113.9-203.0.113.1"), "ERR: must be a range whose first address is not above its last");
+    CHECK_STR(canon("203.0.113.9-203.0.113.1"),
+              "ERR: must be a range whose first address is not above its last");
     CHECK_STR(canon("203.0.113.1-2001:db8::1"), "ERR: must be a range of two addresses of one family");
     CHECK_STR(canon("203.0.113.1-"), "ERR: must be a range of two addresses (first-last)");
     CHECK_STR(canon("203.0.113.0/24-203.0.114.0"), "ERR: must be a range of two addresses (first-last)");
@@ -68,8 +69,9 @@ TEST(ranges)
 
 TEST(overlaps)
 {
-    struct ip_range block = R("198.51.100.0/24"), inside = R("198.51.100.7"), edge = R("198.51.100.255-198.51.101.3"),
-                    after = R("198.51.101.0-198.51.101.255"), v6 = R("::/0");
+    struct ip_range block = R("198.51.100.0/24"), inside = R("198.51.100.7"),
+                    edge = R("198.51.100.255-198.51.101.3"), after = R("198.51.101.0-198.51.101.255"),
+                    v6 = R("::/0");
     CHECK(ip_range_overlaps(&block, &inside));
     CHECK(ip_range_overlaps(&inside, &block));
     CHECK(ip_range_overlaps(&block, &edge));
@@ -86,8 +88,8 @@ TEST(overlaps)
 TEST(comma_lists)
 {
     char err[256] = "";
-    json_t *l = ip_entries_parse("192.0.2.1, 198.51.100.0/24,2001:DB8::1-2001:db8::9", "ip_black_list", 10, err,
-                                 sizeof err);
+    json_t *l = ip_entries_parse("192.0.2.1, 198.51.100.0/24,2001:DB8::1-2001:db8::9", "ip_black_list", 10,
+                                 err, sizeof err);
     CHECK(l != NULL);
     CHECK_INT(json_array_size(l), 3);
     CHECK_STR(json_string_value(json_array_get(l, 2)), "2001:db8::1-2001:db8::9");

@@ -36,7 +36,8 @@ TEST(entries)
     json_decref(e);
     e = status_entry_make(502, 503, "2", "https://status.example.com/down.html", &code, err, sizeof err);
     CHECK(e != NULL);
-    CHECK_STR(json_string_value(json_object_get(e, "error_page_info")), "https://status.example.com/down.html");
+    CHECK_STR(json_string_value(json_object_get(e, "error_page_info")),
+              "https://status.example.com/down.html");
     json_decref(e);
     e = status_entry_make(404, 200, "1", "", &code, err, sizeof err); /* an empty URL is no URL */
     CHECK(e != NULL);

@@ -33,7 +33,8 @@ TEST(default_tree_shape)
     }
     CHECK_INT(json_object_size(node(tree, "p_malf", NULL)), 4);
     CHECK_INT(json_object_size(node(tree, "p_wbl", NULL)), 9);
-    CHECK_STR(json_string_value(json_object_get(node(tree, "p_wbl", "ua_black_list"), "name")), "ua_black_list");
+    CHECK_STR(json_string_value(json_object_get(node(tree, "p_wbl", "ua_black_list"), "name")),
+              "ua_black_list");
     CHECK_INT(enable_of(tree, "p_auth", NULL), 0);
     CHECK_INT(enable_of(tree, "p_filt", NULL), 1);
     CHECK_INT(enable_of(tree, "p_malf", "accept_invalid_http_request"), 0);

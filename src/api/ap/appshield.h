@@ -22,9 +22,9 @@
 #include "core/req.h"
 
 enum {
-    APPSHIELD_LIST_MAX = 200,       /* entries of one IP list of one domain port */
+    APPSHIELD_LIST_MAX = 200,          /* entries of one IP list of one domain port */
     APPSHIELD_ENTRY_TEXT_MAX = 2 * 64, /* "first-last": two NET_TEXT_MAX addresses fit */
-    APPSHIELD_URL_MAX = 2048,       /* error_page_info */
+    APPSHIELD_URL_MAX = 2048,          /* error_page_info */
 };
 
 /* ---- IP list entries (appshield_range.c) ----
@@ -38,7 +38,8 @@ struct ip_range {
 /* Parses one entry (surrounding spaces allowed). Returns 0 with *out set and
  * its canonical text in text (a range of one address is that address; IPv6
  * in RFC 5952 form), or -1 with the rule it breaks in *why. */
-int ip_range_parse(const char *s, struct ip_range *out, char text[APPSHIELD_ENTRY_TEXT_MAX], const char **why);
+int ip_range_parse(const char *s, struct ip_range *out, char text[APPSHIELD_ENTRY_TEXT_MAX],
+                   const char **why);
 bool ip_range_overlaps(const struct ip_range *a, const struct ip_range *b);
 
 /* Splits a comma-separated value into canonical entries (a JSON array of

@@ -50,13 +50,14 @@ static int list_add(struct req *r, const char *field, const char *other_field)
         }
         at = ip_list_find_overlap(other, &range);
         if (at >= 0)
-            return reply_error(r, E_RULE, "%s: %s overlaps %s of %s; an address cannot be in both lists", field,
-                               text, json_string_value(json_array_get(other, (size_t)at)), other_field);
+            return reply_error(r, E_RULE, "%s: %s overlaps %s of %s; an address cannot be in both lists",
+                               field, text, json_string_value(json_array_get(other, (size_t)at)),
+                               other_field);
         json_array_append(list, e);
     }
     if (json_array_size(list) > APPSHIELD_LIST_MAX)
-        return reply_error(r, E_LIMIT, "%s: a domain port's list holds at most %d entries (it has %zu)", field,
-                           APPSHIELD_LIST_MAX, json_array_size(list) - json_array_size(entries));
+        return reply_error(r, E_LIMIT, "%s: a domain port's list holds at most %d entries (it has %zu)",
+                           field, APPSHIELD_LIST_MAX, json_array_size(list) - json_array_size(entries));
     if (port_policy_save(r, &AP_APPSHIELD, &p) != 0)
         return 0;
     return reply_list(r, &p, field);

@@ -21,11 +21,13 @@ int policy_chain_load(struct req *r, struct port_policy *p)
     return ap_domain_port_from_path(r, &p->site, &p->port);
 }
 
-int port_policy_load(struct req *r, const struct res_kind *kind, json_t *(*defaults)(void), struct port_policy *p)
+int port_policy_load(struct req *r, const struct res_kind *kind, json_t *(*defaults)(void),
+                     struct port_policy *p)
 {
     if (policy_chain_load(r, p) != 0)
         return -1;
-    struct res_query q = {.kind = kind->name, .customer_id = r->customer.id, .parent_rid = policy_owner(p)->rid};
+    struct res_query q = {
+        .kind = kind->name, .customer_id = r->customer.id, .parent_rid = policy_owner(p)->rid};
     int rc = r->store->ops->res_get(r->store, &q, NULL, POLICY_NAME, &p->res);
     if (rc == STORE_NOT_FOUND) {
         memset(&p->res, 0, sizeof p->res);

@@ -48,8 +48,9 @@ int ip_range_parse(const char *s, struct ip_range *out, char text[APPSHIELD_ENTR
     const char *dash = strchr(buf, '-');
     if (dash) {
         char a[APPSHIELD_ENTRY_TEXT_MAX], b[APPSHIELD_ENTRY_TEXT_MAX];
-        if (!trimmed(buf, (size_t)(dash - buf), a, sizeof a) || !trimmed(dash + 1, strlen(dash + 1), b, sizeof b) ||
-            ip_parse(a, &out->first) != 0 || ip_parse(b, &out->last) != 0) {
+        if (!trimmed(buf, (size_t)(dash - buf), a, sizeof a) ||
+            !trimmed(dash + 1, strlen(dash + 1), b, sizeof b) || ip_parse(a, &out->first) != 0 ||
+            ip_parse(b, &out->last) != 0) {
             *why = "must be a range of two addresses (first-last)";
             return -1;
         }

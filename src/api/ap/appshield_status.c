@@ -25,12 +25,14 @@ json_t *status_entry_make(long long code, long long rewrite, const char *page_ty
         struct url_parts u;
         if (!*page_info) {
             *code_out = E_FIELD_MISSING;
-            snprintf(err, errlen, "error_page_info: is required when error_page_type is 2 (a custom page URL)");
+            snprintf(err, errlen,
+                     "error_page_info: is required when error_page_type is 2 (a custom page URL)");
             return NULL;
         }
         if (strlen(page_info) > APPSHIELD_URL_MAX || url_parse(page_info, &u) != 0) {
             *code_out = E_FIELD_INVALID;
-            snprintf(err, errlen, "error_page_info: must be an absolute http or https URL of at most %d characters",
+            snprintf(err, errlen,
+                     "error_page_info: must be an absolute http or https URL of at most %d characters",
                      APPSHIELD_URL_MAX);
             return NULL;
         }
@@ -39,8 +41,8 @@ json_t *status_entry_make(long long code, long long rewrite, const char *page_ty
         snprintf(err, errlen, "error_page_info: is taken only when error_page_type is 2 (a custom page URL)");
         return NULL;
     }
-    return json_pack("{s:I,s:I,s:s,s:s}", "error_code", (json_int_t)code, "error_code_rewrite", (json_int_t)rewrite,
-                     "error_page_type", page_type, "error_page_info", page_info);
+    return json_pack("{s:I,s:I,s:s,s:s}", "error_code", (json_int_t)code, "error_code_rewrite",
+                     (json_int_t)rewrite, "error_page_type", page_type, "error_page_info", page_info);
 }
 
 long status_entry_find(const json_t *list, long long code)

@@ -13,8 +13,8 @@ static json_t *request_entry(struct req *r)
     char err[256];
     int code = E_FIELD_INVALID;
     json_t *e = status_entry_make(field_int(r, "error_code", 0), field_int(r, "error_code_rewrite", 0),
-                                  field_str(r, "error_page_type"), field_str(r, "error_page_info"), &code, err,
-                                  sizeof err);
+                                  field_str(r, "error_page_type"), field_str(r, "error_page_info"), &code,
+                                  err, sizeof err);
     if (!e)
         reply_error(r, (enum err)code, "%s", err);
     return req_hold(r, e);
@@ -42,7 +42,8 @@ static int status_code_write(struct req *r, bool create)
     json_t *list = json_object_get(p.doc, "status_codes");
     long at = status_entry_find(list, code);
     if (create && at >= 0)
-        return reply_error(r, E_CONFLICT, "error_code: %lld already has an overwrite; change it with PUT", code);
+        return reply_error(r, E_CONFLICT, "error_code: %lld already has an overwrite; change it with PUT",
+                           code);
     if (!create && at < 0)
         return reply_error(r, E_NOT_FOUND, "error_code: %lld has no overwrite; create one with POST", code);
     if (create)

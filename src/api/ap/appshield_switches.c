@@ -9,7 +9,8 @@ int appshield_switch_update(struct req *r)
     if (appshield_load(r, &p) != 0)
         return 0;
     /* the route's ONE_OF holds exactly the tree's names */
-    appshield_switch_set(json_object_get(p.doc, "switches"), field_str(r, "name"), (int)field_int(r, "enable", 0));
+    appshield_switch_set(json_object_get(p.doc, "switches"), field_str(r, "name"),
+                         (int)field_int(r, "enable", 0));
     if (port_policy_save(r, &AP_APPSHIELD, &p) != 0)
         return 0;
     return reply_result(r, NULL);

@@ -32,7 +32,9 @@ static json_t *rule_view(const char *id, const json_t *doc)
 static json_t *port_rules(struct req *r, const struct port_policy *chain, long *total)
 {
     struct res_query q = {
-        .kind = AP_WAF_CUSTOM_RULE.name, .customer_id = r->customer.id, .parent_rid = policy_owner(chain)->rid,
+        .kind = AP_WAF_CUSTOM_RULE.name,
+        .customer_id = r->customer.id,
+        .parent_rid = policy_owner(chain)->rid,
         .limit = WAF_CUSTOM_RULES_MAX + 1, /* every one: the maximum bounds them */
     };
     json_t *rows = NULL;
@@ -60,7 +62,8 @@ static int load(struct req *r, struct port_policy *chain, struct resource *rule)
 {
     if (policy_chain_load(r, chain) != 0)
         return -1;
-    if (rule && res_from_path(r, AP_WAF_CUSTOM_RULE.name, "rule_id", "custom rule", policy_owner(chain), rule) != 0)
+    if (rule &&
+        res_from_path(r, AP_WAF_CUSTOM_RULE.name, "rule_id", "custom rule", policy_owner(chain), rule) != 0)
         return -1;
     return 0;
 }
@@ -79,7 +82,8 @@ int waf_custom_rule_create(struct req *r)
     if (load(r, &chain, NULL) != 0 || !(rule = request_rule(r)) || !(rows = port_rules(r, &chain, &total)))
         return 0;
     if (total >= WAF_CUSTOM_RULES_MAX)
-        return reply_error(r, E_LIMIT, "custom rule: a domain port holds at most %d rules", WAF_CUSTOM_RULES_MAX);
+        return reply_error(r, E_LIMIT, "custom rule: a domain port holds at most %d rules",
+                           WAF_CUSTOM_RULES_MAX);
     /* the lowest slot no rule of the domain port holds */
     bool used[WAF_CUSTOM_RULES_MAX + 1] = {false};
     size_t i;
@@ -115,8 +119,8 @@ int waf_custom_rule_list(struct req *r)
     size_t i;
     json_t *row;
     json_array_foreach (rows, i, row)
-        json_array_append_new(out, rule_view(json_string_value(json_object_get(row, "id")),
-                                             json_object_get(row, "doc")));
+        json_array_append_new(
+            out, rule_view(json_string_value(json_object_get(row, "id")), json_object_get(row, "doc")));
     return reply_result(r, out);
 }
 

@@ -5,7 +5,8 @@
 
 /* Both under a domain port or the site (see port_policy in appshield.h). */
 const struct res_kind AP_WAF = {"ap.waf", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind AP_WAF_CUSTOM_RULE = {"ap.waf.custom_rule", .serial_id = true, .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind AP_WAF_CUSTOM_RULE = {"ap.waf.custom_rule", .serial_id = true,
+                                            .name_scope = RES_NAME_IN_PARENT};
 
 json_t *waf_policy_default(void)
 {

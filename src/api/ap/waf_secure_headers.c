@@ -11,7 +11,8 @@ int waf_secure_headers_set(struct req *r)
     if (waf_policy_load(r, &p) != 0)
         return 0;
     if (!r->body_fields)
-        return reply_error(r, E_FIELD_MISSING, "body: a JSON object is required (members status, mode, custom)");
+        return reply_error(r, E_FIELD_MISSING,
+                           "body: a JSON object is required (members status, mode, custom)");
     char err[256];
     if (waf_headers_apply(json_object_get(p.doc, "secure_headers"), r->body_fields, err, sizeof err) != 0)
         return reply_waf_invalid(r, err);
