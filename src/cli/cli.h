@@ -16,5 +16,7 @@ void data_path(char *out, size_t size, const char *data_dir, const char *name);
 /* Seeds a data directory for `serve --dev` (once) and prints its
  * credentials with working curl lines. Returns 0 or -1. */
 int dev_seed_and_print(const struct server_config *cfg);
+/* dev_ap.c: the Application Protection part of the dev data set (once). */
+int dev_ap_seed(struct store *s, const char *data_dir, const char *customer_id);
 
 #endif

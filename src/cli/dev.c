@@ -131,6 +131,7 @@ int dev_seed_and_print(const struct server_config *cfg)
                 s->ops->close(s);
             return -1;
         }
+        dev_ap_seed(s, cfg->data_dir, get(json_object_get(d, "customer_1"), "customer_id"));
         s->ops->close(s);
         int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         char *text = json_dumps(d, JSON_INDENT(2));

@@ -4,6 +4,15 @@
 
 #include "core/req.h"
 
+/* Limits (decisions.md, Application Protection). */
+enum {
+    AP_MAX_SITES_PER_CUSTOMER = 50,
+    AP_MAX_DOMAINS_PER_SITE = 100,
+    AP_MAX_HTTP_PORTS = 16,   /* per domain */
+    AP_DEFAULT_HTTP_PORT = 80,
+    AP_DEFAULT_HTTPS_PORT = 443,
+};
+
 /* sites (ap_site.c, ap_site_report.c, ap_cname.c) */
 int ap_site_create(struct req *r);
 int ap_site_get(struct req *r);

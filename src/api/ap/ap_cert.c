@@ -21,9 +21,24 @@
 
 #define AP_KEY_DIR "ap-keys"
 
-static void key_dir(struct req *r, char *out, size_t size)
+int ap_cert_key_dir(const char *data_dir, char *out, size_t size)
 {
-    snprintf(out, size, "%s/%s", r->config->data_dir, AP_KEY_DIR);
+    snprintf(out, size, "%s/%s", data_dir, AP_KEY_DIR);
+    return mkdir(out, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+json_t *ap_cert_doc(const struct cert_bundle *b, const char *file_name, const char *key_id, long long now)
+{
+    char *chain = cert_chain_pem(b);
+    json_t *alt = json_array();
+    for (size_t i = 0; i < b->n_alt_names; i++)
+        json_array_append_new(alt, json_string(b->alt_names[i]));
+    json_t *doc = json_pack("{s:s,s:I,s:s,s:s,s:o,s:s,s:s,s:s,s:b}", "file_name", file_name, "uploaded_at",
+                            (json_int_t)now, "issued_to", b->issued_to, "issued_by", b->issued_by,
+                            "alternate_domains", alt, "expires_time", b->expires_time, "chain",
+                            chain ? chain : "", "key_id", key_id, "self_signed", b->self_signed);
+    free(chain);
+    return doc;
 }
 
 json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *domain_doc, const char *name,
@@ -71,9 +86,31 @@ void ap_cert_forget(struct req *r, const json_t *cert)
 {
     const char *id = json_string_value(json_object_get(cert, "key_id"));
     char dir[4096];
-    key_dir(r, dir, sizeof dir);
-    if (id)
+    if (id && ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) == 0)
         cert_key_remove(dir, id); /* already gone is fine */
+}
+
+int ap_cert_self_signed(const char *name, time_t now, struct cert_bundle **b, char err[CERT_ERR_MAX])
+{
+    char *pem_cert = NULL, *pem_key = NULL;
+    *b = NULL;
+    int rc = cert_self_signed(name, now, &pem_cert, &pem_key, err);
+    if (rc == CERT_OK) {
+        size_t lc = strlen(pem_cert), lk = strlen(pem_key);
+        char *both = malloc(lc + lk + 2);
+        if (both) {
+            memcpy(both, pem_cert, lc);
+            both[lc] = '\n';
+            memcpy(both + lc + 1, pem_key, lk + 1);
+            rc = cert_bundle_parse(both, lc + lk + 1, NULL, now, b, err);
+            cert_secret_free(both);
+        } else {
+            rc = CERT_INTERNAL;
+        }
+    }
+    free(pem_cert);
+    cert_secret_free(pem_key);
+    return rc;
 }
 
 /* The name a revoke names the certificate by: the uploaded file's base
@@ -103,23 +140,7 @@ static struct cert_bundle *upload_bundle(struct req *r, const char *self_name, c
     time_t now = time(NULL);
     int rc;
     if (self_sign) { /* an extension: the file may then be left out */
-        char *pem_cert = NULL, *pem_key = NULL;
-        rc = cert_self_signed(self_name, now, &pem_cert, &pem_key, err);
-        if (rc == CERT_OK) {
-            size_t lc = strlen(pem_cert), lk = strlen(pem_key);
-            char *both = malloc(lc + lk + 2);
-            if (both) {
-                memcpy(both, pem_cert, lc);
-                both[lc] = '\n';
-                memcpy(both + lc + 1, pem_key, lk + 1);
-                rc = cert_bundle_parse(both, lc + lk + 1, NULL, now, &b, err);
-                cert_secret_free(both);
-            } else {
-                rc = CERT_INTERNAL;
-            }
-        }
-        free(pem_cert);
-        cert_secret_free(pem_key);
+        rc = ap_cert_self_signed(self_name, now, &b, err);
         copy_text(file_name, 129, "self-signed.pem");
     } else {
         if (!f) {
@@ -150,21 +171,11 @@ static int upload(struct req *r, struct resource *res, const char *noun, const c
     }
     char key_id[RES_ID_MAX + 16], dir[4096];
     snprintf(key_id, sizeof key_id, "%s-%s", noun, res->id);
-    key_dir(r, dir, sizeof dir);
-    char *chain = cert_chain_pem(b);
-    json_t *alt = json_array();
-    for (size_t i = 0; i < b->n_alt_names; i++)
-        json_array_append_new(alt, json_string(b->alt_names[i]));
-    json_object_set_new(res->doc, "cert",
-                        json_pack("{s:s,s:I,s:s,s:s,s:o,s:s,s:s,s:s,s:b}", "file_name", file_name, "uploaded_at",
-                                  (json_int_t)time(NULL), "issued_to", b->issued_to, "issued_by", b->issued_by,
-                                  "alternate_domains", alt, "expires_time", b->expires_time, "chain",
-                                  chain ? chain : "", "key_id", key_id, "self_signed", b->self_signed));
-    free(chain);
+    json_object_set_new(res->doc, "cert", ap_cert_doc(b, file_name, key_id, (long long)time(NULL)));
     int rc = 0;
     if (ap_update(r, res) == 0) {
         /* last: a key file is written only for a stored certificate */
-        if ((mkdir(dir, 0700) != 0 && errno != EEXIST) || cert_key_store(dir, key_id, b->key_pem) != 0)
+        if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 || cert_key_store(dir, key_id, b->key_pem) != 0)
             rc = reply_error(r, E_INTERNAL, "the private key could not be stored");
         else
             rc = reply_result(r, NULL);

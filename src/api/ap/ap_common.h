@@ -5,15 +5,11 @@
 
 #include "api/ap/ap.h"
 #include "api/ap/ap_kinds.h"
+#include <time.h>
+
+#include "core/net.h"
 #include "core/resource.h"
 
-enum {
-    AP_MAX_SITES_PER_CUSTOMER = 50,
-    AP_MAX_DOMAINS_PER_SITE = 100,
-    AP_MAX_HTTP_PORTS = 16,   /* per domain */
-    AP_DEFAULT_HTTP_PORT = 80,
-    AP_DEFAULT_HTTPS_PORT = 443,
-};
 
 /* Backend fields (create: backend_ip/backend_host/backend_dns; update:
  * ip_list/host_list/dns_list) checked against backend_type and written to
@@ -28,11 +24,23 @@ int ap_backend_apply(struct req *r, json_t *site_doc, const struct ap_backend_na
  * site_doc's "vip" / "vip_v6". 409 E_LIMIT naming the pools when none is
  * free. */
 int ap_vip_allocate(struct req *r, const struct resource *site, json_t *site_doc, int family);
+/* The same on a store (dev seeding): takes the lowest free address of
+ * `pools` (the catalogue value) into addr; STORE_NOT_FOUND when none is free,
+ * with names listing the family's pools ("" when there is none). */
+int ap_vip_take(struct store *s, const struct resource *site, const json_t *pools, int family,
+                char addr[NET_TEXT_MAX], char *names, size_t names_size);
 
 /* ap_domain.c: the ports of a domain (its ap.domain_port children) as a new
  * array of {"rid","id","name","doc",...} rows in creation order. */
 json_t *ap_domain_ports(struct req *r, const struct resource *domain);
 
+/* On a store (also for dev seeding): creates domain `name` (canonical;
+ * origin: as the client wrote it) under the site with HTTP port 80 and
+ * HTTPS port 443. STORE_CONFLICT when the name is taken on the platform.
+ * d->doc is the caller's to release. */
+int ap_domain_store(struct store *s, const struct resource *site, const char *name, const char *origin,
+                    struct resource *d);
+int ap_port_store(struct store *s, const struct resource *domain, const char *scheme, long long port);
 /* Adds port `port` of `scheme` ("http", "https") to the domain (400 E_RULE
  * when the domain already has that port, in either list). */
 int ap_port_create(struct req *r, const struct resource *domain, const char *scheme, long long port);
@@ -46,8 +54,19 @@ json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *d
                           const char *domain_name, int *is_default);
 /* The read object of a certificate (cert_info / crt_info): {} without one. */
 json_t *ap_cert_read(const json_t *cert, const char *domain_name, int is_default);
+/* The "cert" member of a site's or domain's document for a checked bundle. */
+struct cert_bundle;
+json_t *ap_cert_doc(const struct cert_bundle *b, const char *file_name, const char *key_id, long long now);
+/* A self-signed certificate for `name` as a checked bundle (CERT_OK, or
+ * CERT_REFUSED / CERT_INTERNAL with err set). */
+int ap_cert_self_signed(const char *name, time_t now, struct cert_bundle **b, char err[256]);
+/* Where private keys live: DATA/ap-keys (made 0700 when missing); -1 when it cannot be made. */
+int ap_cert_key_dir(const char *data_dir, char *out, size_t size);
 /* Removes the private key file of a certificate that is gone (NULL: none). */
 void ap_cert_forget(struct req *r, const json_t *cert);
+
+/* ap_site.c: the document of a new site (backend still to be set). */
+json_t *ap_site_doc_new(const char *service_plan);
 
 /* ap_switch.c: the switch object a new site starts with. */
 json_t *ap_switch_site_defaults(void);

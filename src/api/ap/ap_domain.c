@@ -27,15 +27,21 @@ json_t *ap_domain_ports(struct req *r, const struct resource *domain)
     return req_hold(r, rows);
 }
 
-/* Adds port `port` of `scheme` to the domain. */
-int ap_port_create(struct req *r, const struct resource *domain, const char *scheme, long long port)
+int ap_port_store(struct store *s, const struct resource *domain, const char *scheme, long long port)
 {
     struct resource p = {.parent_rid = domain->rid};
     copy_text(p.customer_id, sizeof p.customer_id, domain->customer_id);
     snprintf(p.name, sizeof p.name, "%lld", port);
-    p.doc = req_hold(r, json_pack("{s:s,s:I,s:s,s:i}", "domain_id", domain->id, "port", (json_int_t)port,
-                                  "scheme", scheme, "is_derived", 0));
-    int rc = r->store->ops->res_create(r->store, &AP_DOMAIN_PORT, &p);
+    p.doc = json_pack("{s:s,s:I,s:s,s:i}", "domain_id", domain->id, "port", (json_int_t)port, "scheme", scheme,
+                      "is_derived", 0);
+    int rc = s->ops->res_create(s, &AP_DOMAIN_PORT, &p);
+    json_decref(p.doc);
+    return rc;
+}
+
+int ap_port_create(struct req *r, const struct resource *domain, const char *scheme, long long port)
+{
+    int rc = ap_port_store(r->store, domain, scheme, port);
     if (rc == STORE_OK)
         return 0;
     if (rc == STORE_CONFLICT)
@@ -43,6 +49,23 @@ int ap_port_create(struct req *r, const struct resource *domain, const char *sch
     else
         reply_store_error(r, rc);
     return -1;
+}
+
+int ap_domain_store(struct store *s, const struct resource *site, const char *name, const char *origin,
+                    struct resource *d)
+{
+    memset(d, 0, sizeof *d);
+    d->parent_rid = site->rid;
+    copy_text(d->customer_id, sizeof d->customer_id, site->customer_id);
+    copy_text(d->name, sizeof d->name, name);
+    d->doc = json_pack("{s:s,s:s,s:s,s:[],s:i}", "domain", name, "origin_name", origin ? origin : name, "scheme_method",
+                       "SSL bridging", "redirects", "http2", 0);
+    int rc = s->ops->res_create(s, &AP_DOMAIN, d);
+    if (rc == STORE_OK)
+        rc = ap_port_store(s, d, "http", AP_DEFAULT_HTTP_PORT);
+    if (rc == STORE_OK)
+        rc = ap_port_store(s, d, "https", AP_DEFAULT_HTTPS_PORT);
+    return rc;
 }
 
 static long count_domains(struct req *r, const struct resource *site, int *rc)
@@ -68,20 +91,13 @@ int ap_domain_create(struct req *r)
         return reply_error(r, E_LIMIT, "domain_name: a site may have at most %d domains",
                            AP_MAX_DOMAINS_PER_SITE);
     const char *name = field_str(r, "domain_name");
-    struct resource d = {.parent_rid = site.rid};
-    copy_text(d.customer_id, sizeof d.customer_id, site.customer_id);
-    copy_text(d.name, sizeof d.name, name);
-    d.doc = req_hold(r, json_pack("{s:s,s:s,s:s,s:[],s:i}", "domain", name, "origin_name",
-                                  field_as_sent(r, "domain_name"), "scheme_method", "SSL bridging",
-                                  "redirects", "http2", 0));
-    rc = r->store->ops->res_create(r->store, &AP_DOMAIN, &d);
+    struct resource d;
+    rc = ap_domain_store(r->store, &site, name, field_as_sent(r, "domain_name"), &d);
+    req_hold(r, d.doc);
     if (rc == STORE_CONFLICT)
         return reply_error(r, E_CONFLICT, "domain_name: %s is already a domain on this platform", name);
     if (rc != STORE_OK)
         return reply_store_error(r, rc);
-    if (ap_port_create(r, &d, "http", AP_DEFAULT_HTTP_PORT) != 0 ||
-        ap_port_create(r, &d, "https", AP_DEFAULT_HTTPS_PORT) != 0)
-        return 0;
     return reply_result(r, json_pack("{s:s}", "domain_id", d.id));
 }
 

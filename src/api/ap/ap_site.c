@@ -6,6 +6,12 @@
 #include "core/catalogue.h"
 #include "core/text.h"
 
+json_t *ap_site_doc_new(const char *service_plan)
+{
+    return json_pack("{s:s,s:[],s:[],s:o}", "service_plan", service_plan, "vip", "vip_v6", "switch",
+                     ap_switch_site_defaults());
+}
+
 static long count_sites(struct req *r, int *rc)
 {
     struct res_query q = {.kind = AP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
@@ -27,8 +33,7 @@ int ap_site_create(struct req *r)
                            AP_MAX_SITES_PER_CUSTOMER);
     if (catalogue_require_keys(r, "ap_service_plans", "service_plan", "service plans") != 0)
         return 0;
-    json_t *doc = req_hold(r, json_pack("{s:s,s:[],s:[],s:o}", "service_plan", field_str(r, "service_plan"),
-                                        "vip", "vip_v6", "switch", ap_switch_site_defaults()));
+    json_t *doc = req_hold(r, ap_site_doc_new(field_str(r, "service_plan")));
     static const struct ap_backend_names names = {"backend_ip", "backend_host", "backend_dns"};
     if (ap_backend_apply(r, doc, &names) != 0)
         return 0;

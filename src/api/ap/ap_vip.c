@@ -12,15 +12,15 @@
 #include "core/text.h"
 
 /* Every allocated address (any family) as the keys of a new object. */
-static int used_addresses(struct req *r, json_t **used)
+static int used_addresses(struct store *s, json_t **used)
 {
     struct res_query q = {.kind = AP_VIP.name, .limit = 1000000};
     json_t *rows = NULL;
     long total;
-    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    int rc = s->ops->res_list(s, &q, &rows, &total);
     if (rc != STORE_OK) {
         json_decref(rows);
-        return reply_store_error(r, rc), -1;
+        return rc;
     }
     *used = json_object();
     size_t i;
@@ -29,7 +29,7 @@ static int used_addresses(struct req *r, json_t **used)
         json_object_set_new(*used, json_string_value(json_object_get(row, "name")), json_true());
     }
     json_decref(rows);
-    return 0;
+    return STORE_OK;
 }
 
 static void ip_next(struct ip_addr *a)
@@ -61,24 +61,17 @@ static int lowest_free(const struct cidr *pool, json_t *used, struct ip_addr *ou
     return -1;
 }
 
-int ap_vip_allocate(struct req *r, const struct resource *site, json_t *site_doc, int family)
+int ap_vip_take(struct store *s, const struct resource *site, const json_t *pools, int family,
+                char addr[NET_TEXT_MAX], char *names, size_t names_size)
 {
-    const char *fam = family == NET_V4 ? "ipv4" : "ipv6";
-    json_t *pools = catalogue_value(r, "ap_vip_pools");
-    if (!pools)
-        return -1;
-    json_t *list = json_object_get(pools, fam);
-    if (json_array_size(list) == 0) {
-        reply_error(r, E_LIMIT, "vip: no %s VIP pool is configured (the operator adds one with parapet admin "
-                                "vip-pool add)", family == NET_V4 ? "IPv4" : "IPv6");
-        return -1;
-    }
+    json_t *list = json_object_get(pools, family == NET_V4 ? "ipv4" : "ipv6");
     json_t *used;
-    if (used_addresses(r, &used) != 0)
-        return -1;
+    int rc = used_addresses(s, &used);
+    if (rc != STORE_OK)
+        return rc;
     bool found = false;
     struct ip_addr best = {0};
-    char names[512] = "";
+    names[0] = '\0';
     size_t i;
     json_t *p;
     json_array_foreach (list, i, p) {
@@ -88,26 +81,40 @@ int ap_vip_allocate(struct req *r, const struct resource *site, json_t *site_doc
             pool.addr.family != family)
             continue;
         size_t n = strlen(names);
-        snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "", json_string_value(p));
+        snprintf(names + n, names_size - n, "%s%s", n ? ", " : "", json_string_value(p));
         if (lowest_free(&pool, used, &a) == 0 && (!found || ip_cmp(&a, &best) < 0)) {
             best = a;
             found = true;
         }
     }
     json_decref(used);
-    if (!found) {
-        reply_error(r, E_LIMIT, "vip: the %s VIP pool %s is exhausted", family == NET_V4 ? "IPv4" : "IPv6",
-                    names);
-        return -1;
-    }
+    if (!found)
+        return STORE_NOT_FOUND;
     struct resource vip = {.parent_rid = site->rid};
     copy_text(vip.customer_id, sizeof vip.customer_id, site->customer_id);
     ip_format(&best, vip.name);
-    vip.doc = req_hold(r, json_pack("{s:i}", "family", family));
-    int rc = r->store->ops->res_create(r->store, &AP_VIP, &vip);
+    vip.doc = json_pack("{s:i}", "family", family);
+    rc = s->ops->res_create(s, &AP_VIP, &vip);
+    json_decref(vip.doc);
+    copy_text(addr, NET_TEXT_MAX, vip.name);
+    return rc;
+}
+
+int ap_vip_allocate(struct req *r, const struct resource *site, json_t *site_doc, int family)
+{
+    const char *fam = family == NET_V4 ? "IPv4" : "IPv6";
+    json_t *pools = catalogue_value(r, "ap_vip_pools");
+    if (!pools)
+        return -1;
+    char addr[NET_TEXT_MAX], names[512];
+    int rc = ap_vip_take(r->store, site, pools, family, addr, names, sizeof names);
+    if (rc == STORE_NOT_FOUND && !names[0])
+        return reply_error(r, E_LIMIT, "vip: no %s VIP pool is configured (the operator adds one with parapet "
+                                       "admin vip-pool add)", fam), -1;
+    if (rc == STORE_NOT_FOUND)
+        return reply_error(r, E_LIMIT, "vip: the %s VIP pool %s is exhausted", fam, names), -1;
     if (rc != STORE_OK)
         return reply_res_error(r, rc, "vip", "vip: the address was taken meanwhile; try again"), -1;
-    json_array_append_new(json_object_get(site_doc, family == NET_V4 ? "vip" : "vip_v6"),
-                          json_string(vip.name));
+    json_array_append_new(json_object_get(site_doc, family == NET_V4 ? "vip" : "vip_v6"), json_string(addr));
     return 0;
 }
