@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/fuzz.sh [SECONDS] — builds each libFuzzer target fuzz/fuzz_*.c with
 # clang (ASan+UBSan) against a fuzz variant of libparapet.a, then runs it for
-# SECONDS (default 20) on a scratch copy of fuzz/corpus/<target>/, so runs
-# never touch git. Everything goes under build/fuzz/. Ends with
-# "fuzz: N targets, N crashes"; exits non-zero on a crash (or a build error).
+# SECONDS (default 20) on a scratch copy of fuzz/corpus/<target>/ (plus what
+# fuzz/seeds/<target>.sh makes, if it exists), so runs never touch git.
+# Everything goes under build/fuzz/. Ends with "fuzz: N targets, N crashes";
+# exits non-zero on a crash (or a build error).
 set -u
 secs=${1:-20}
 cd "$(dirname "$0")/.." || exit 2
@@ -26,6 +27,8 @@ for src in fuzz/fuzz_*.c; do
   w="$B/work/$t"
   rm -rf "$w"; mkdir -p "$w/corpus" "$w/artifacts"
   [ -d "fuzz/corpus/$t" ] && cp fuzz/corpus/"$t"/* "$w/corpus/" 2>/dev/null
+  # seeds that must be made at run time (certificates: never kept in git)
+  [ -x "fuzz/seeds/$t.sh" ] && { "fuzz/seeds/$t.sh" "$w/corpus" || echo "$t: seed script failed"; }
   "$B/bin/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$w/artifacts/" "$w/corpus" >"$w/log" 2>&1
   rc=$?

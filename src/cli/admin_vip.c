@@ -85,14 +85,16 @@ static int change(struct store *s, const char *verb, const char *text)
         }
         int in_use = pool_in_use(s, &c, used);
         if (in_use != 0) {
-            fprintf(stderr, in_use < 0 ? "parapet: the store could not be read\n"
-                                       : "parapet: a site holds %s from this pool; delete the site first\n",
+            fprintf(stderr,
+                    in_use < 0 ? "parapet: the store could not be read\n"
+                               : "parapet: a site holds %s from this pool; delete the site first\n",
                     used);
             goto refused;
         }
         json_array_remove(list, at);
     }
-    if (s->ops->catalogue_set(s, "ap_vip_pools", pools, "operator") != STORE_OK || s->ops->commit(s) != STORE_OK) {
+    if (s->ops->catalogue_set(s, "ap_vip_pools", pools, "operator") != STORE_OK ||
+        s->ops->commit(s) != STORE_OK) {
         fprintf(stderr, "parapet: the VIP pools could not be saved\n");
         goto refused;
     }

@@ -17,7 +17,8 @@
 static int dev_pools(struct store *s, json_t **pools)
 {
     if (s->ops->catalogue_get(s, "ap_vip_pools", pools) == STORE_OK &&
-        (json_array_size(json_object_get(*pools, "ipv4")) || json_array_size(json_object_get(*pools, "ipv6"))))
+        (json_array_size(json_object_get(*pools, "ipv4")) ||
+         json_array_size(json_object_get(*pools, "ipv6"))))
         return STORE_OK;
     json_decref(*pools);
     *pools = json_pack("{s:[s],s:[s]}", "ipv4", "198.51.100.240/28", "ipv6", "2001:db8:ffff::/120");
@@ -47,7 +48,8 @@ static int dev_site(struct store *s, const char *customer_id, const json_t *pool
 }
 
 /* The domain with a self-signed certificate; its key is written by the caller after the commit. */
-static int dev_domain(struct store *s, const struct resource *site, struct resource *d, struct cert_bundle **b)
+static int dev_domain(struct store *s, const struct resource *site, struct resource *d,
+                      struct cert_bundle **b)
 {
     int rc = ap_domain_store(s, site, DEV_AP_DOMAIN, DEV_AP_DOMAIN, d);
     char err[CERT_ERR_MAX], key_id[64];
@@ -80,9 +82,10 @@ int dev_ap_seed(struct store *s, const char *data_dir, const char *customer_id)
     bool ok = rc == STORE_OK && ap_cert_key_dir(data_dir, dir, sizeof dir) == 0 &&
               cert_key_store(dir, key_id, b->key_pem) == 0 && s->ops->commit(s) == STORE_OK;
     if (ok)
-        printf("  AP site %s (customer %s): domain %s (domain_id %s) with a self-signed certificate, VIPs %s\n",
-               site.id, customer_id, DEV_AP_DOMAIN, d.id,
-               json_string_value(json_array_get(json_object_get(site.doc, "vip"), 0)));
+        printf(
+            "  AP site %s (customer %s): domain %s (domain_id %s) with a self-signed certificate, VIPs %s\n",
+            site.id, customer_id, DEV_AP_DOMAIN, d.id,
+            json_string_value(json_array_get(json_object_get(site.doc, "vip"), 0)));
     else {
         s->ops->rollback(s);
         fprintf(stderr, "parapet: --dev: the Application Protection site could not be seeded\n");

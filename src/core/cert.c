@@ -59,8 +59,9 @@ static int split_pem(const char *pem, size_t len, struct pem_block *blocks, size
         if (dash + 5 > end || memcmp(dash, "-----", 5) != 0)
             return cert_refuse(err, "cert_file: has a broken -----BEGIN line");
         if (*n == BLOCKS_MAX)
-            return cert_refuse(err, "cert_file: has too many PEM blocks (at most %d certificates and one key)",
-                          CERT_CHAIN_MAX);
+            return cert_refuse(err,
+                               "cert_file: has too many PEM blocks (at most %d certificates and one key)",
+                               CERT_CHAIN_MAX);
         struct pem_block *blk = &blocks[(*n)++];
         memcpy(blk->label, label, (size_t)(dash - label));
         blk->label[dash - label] = '\0';
@@ -91,6 +92,13 @@ static int import_key(struct parse *ps, const struct pem_block *blk, const char 
     if (strcmp(blk->label, "PRIVATE KEY") == 0) {
         rc = gnutls_x509_privkey_import_pkcs8(ps->key, &d, GNUTLS_X509_FMT_PEM, NULL, GNUTLS_PKCS_PLAIN);
     } else if (strcmp(blk->label, "ENCRYPTED PRIVATE KEY") == 0) {
+        unsigned schema = 0, cipher = 0, iter = 0;
+        if (gnutls_pkcs8_info(&d, GNUTLS_X509_FMT_PEM, &schema, &cipher, NULL, NULL, &iter, NULL) >= 0 &&
+            iter > CERT_PBKDF2_ITER_MAX)
+            return cert_refuse(ps->err,
+                               "cert_file: the private key's encryption takes %u iterations; at most %d "
+                               "are taken",
+                               iter, CERT_PBKDF2_ITER_MAX);
         rc = gnutls_x509_privkey_import_pkcs8(ps->key, &d, GNUTLS_X509_FMT_PEM, have_pwd ? password : "", 0);
         if (rc == GNUTLS_E_DECRYPTION_FAILED)
             return have_pwd ? cert_refuse(ps->err, "cert_pwd: does not open the encrypted private key")
@@ -108,7 +116,8 @@ static int import_key(struct parse *ps, const struct pem_block *blk, const char 
     if (rc < 0)
         return cert_refuse(ps->err, "cert_file: the private key (%s) cannot be read", blk->label);
     if (gnutls_x509_privkey_verify_params(ps->key) < 0)
-        return cert_refuse(ps->err, "cert_file: the private key is inconsistent (its parameters do not verify)");
+        return cert_refuse(ps->err,
+                           "cert_file: the private key is inconsistent (its parameters do not verify)");
     return CERT_OK;
 }
 
@@ -152,7 +161,8 @@ static int check_server_use(struct parse *ps, gnutls_x509_crt_t crt)
             return CERT_OK;
     }
     if (any)
-        return cert_refuse(ps->err, "cert_file: the certificate's extended key usage does not allow TLS servers");
+        return cert_refuse(ps->err,
+                           "cert_file: the certificate's extended key usage does not allow TLS servers");
     return CERT_OK;
 }
 
@@ -163,19 +173,24 @@ static int check_times(struct parse *ps, time_t now)
         time_t na = gnutls_x509_crt_get_expiration_time(ps->crt[i]);
         char when[CERT_TIME_LEN], cn[128];
         if (nb == (time_t)-1 || na == (time_t)-1)
-            return cert_refuse(ps->err, "cert_file: certificate %zu has an unreadable validity period", i + 1);
+            return cert_refuse(ps->err, "cert_file: certificate %zu has an unreadable validity period",
+                               i + 1);
         if (now < nb) {
             cert_time_text(nb, when);
-            return i == 0 ? cert_refuse(ps->err, "cert_file: the certificate is not valid yet (valid from %s UTC)", when)
-                          : cert_refuse(ps->err, "cert_file: certificate %zu of the chain (%s) is not valid yet (valid "
-                                            "from %s UTC)",
-                                   i + 1, crt_label(ps->crt[i], cn, sizeof cn), when);
+            return i == 0
+                       ? cert_refuse(ps->err,
+                                     "cert_file: the certificate is not valid yet (valid from %s UTC)", when)
+                       : cert_refuse(ps->err,
+                                     "cert_file: certificate %zu of the chain (%s) is not valid yet (valid "
+                                     "from %s UTC)",
+                                     i + 1, crt_label(ps->crt[i], cn, sizeof cn), when);
         }
         if (now > na) {
             cert_time_text(na, when);
             return i == 0 ? cert_refuse(ps->err, "cert_file: the certificate expired on %s UTC", when)
-                          : cert_refuse(ps->err, "cert_file: certificate %zu of the chain (%s) expired on %s UTC", i + 1,
-                                   crt_label(ps->crt[i], cn, sizeof cn), when);
+                          : cert_refuse(ps->err,
+                                        "cert_file: certificate %zu of the chain (%s) expired on %s UTC",
+                                        i + 1, crt_label(ps->crt[i], cn, sizeof cn), when);
         }
     }
     return CERT_OK;
@@ -188,10 +203,11 @@ static int check_chain(struct parse *ps)
     for (size_t i = 0; i + 1 < ps->n_crt; i++) {
         char a[128], b[128];
         if (gnutls_x509_crt_check_issuer(ps->crt[i], ps->crt[i + 1]) != 1)
-            return cert_refuse(ps->err,
-                          "cert_file: the chain is out of order or broken: certificate %zu (%s) was not issued by "
-                          "certificate %zu (%s); give the leaf first, then each issuer in turn",
-                          i + 1, crt_label(ps->crt[i], a, sizeof a), i + 2, crt_label(ps->crt[i + 1], b, sizeof b));
+            return cert_refuse(
+                ps->err,
+                "cert_file: the chain is out of order or broken: certificate %zu (%s) was not issued by "
+                "certificate %zu (%s); give the leaf first, then each issuer in turn",
+                i + 1, crt_label(ps->crt[i], a, sizeof a), i + 2, crt_label(ps->crt[i + 1], b, sizeof b));
         unsigned status = 0;
         unsigned flags = GNUTLS_VERIFY_DISABLE_TIME_CHECKS | GNUTLS_VERIFY_DISABLE_TRUSTED_TIME_CHECKS;
         if (gnutls_x509_crt_verify(ps->crt[i], &ps->crt[i + 1], 1, flags, &status) < 0)
@@ -202,12 +218,16 @@ static int check_chain(struct parse *ps)
         if (status & GNUTLS_CERT_SIGNER_NOT_CA)
             return cert_refuse(ps->err, "cert_file: certificate %zu of the chain (%s) is not a CA", i + 2, b);
         if (status & GNUTLS_CERT_INSECURE_ALGORITHM)
-            return cert_refuse(ps->err, "cert_file: certificate %zu is signed with an insecure algorithm", i + 1);
+            return cert_refuse(ps->err, "cert_file: certificate %zu is signed with an insecure algorithm",
+                               i + 1);
         if (status & GNUTLS_CERT_SIGNATURE_FAILURE)
-            return cert_refuse(ps->err, "cert_file: the signature of certificate %zu does not verify with the key of "
-                                   "certificate %zu (%s)", i + 1, i + 2, b);
-        return cert_refuse(ps->err, "cert_file: certificate %zu of the chain (%s) cannot be the issuer of certificate %zu",
-                      i + 2, b, i + 1);
+            return cert_refuse(ps->err,
+                               "cert_file: the signature of certificate %zu does not verify with the key of "
+                               "certificate %zu (%s)",
+                               i + 1, i + 2, b);
+        return cert_refuse(
+            ps->err, "cert_file: certificate %zu of the chain (%s) cannot be the issuer of certificate %zu",
+            i + 2, b, i + 1);
     }
     return CERT_OK;
 }
@@ -276,7 +296,13 @@ static int take_blocks(struct parse *ps, const struct pem_block *blocks, size_t 
                 return cert_internal(ps->err, "crt_init");
             ps->n_crt++;
             if (gnutls_x509_crt_import(ps->crt[ps->n_crt - 1], &d, GNUTLS_X509_FMT_PEM) < 0)
-                return cert_refuse(ps->err, "cert_file: certificate %zu is not a valid X.509 certificate", ps->n_crt);
+                return cert_refuse(ps->err, "cert_file: certificate %zu is not a valid X.509 certificate",
+                                   ps->n_crt);
+            unsigned bits = 0;
+            int pk = gnutls_x509_crt_get_pk_algorithm(ps->crt[ps->n_crt - 1], &bits);
+            if ((pk == GNUTLS_PK_RSA || pk == GNUTLS_PK_RSA_PSS) && bits > CERT_CHAIN_RSA_MAX_BITS)
+                return cert_refuse(ps->err, "cert_file: certificate %zu has an RSA key of more than %d bits",
+                                   ps->n_crt, CERT_CHAIN_RSA_MAX_BITS);
         } else if (upload && (strcmp(l, "PRIVATE KEY") == 0 || strcmp(l, "ENCRYPTED PRIVATE KEY") == 0 ||
                               strcmp(l, "RSA PRIVATE KEY") == 0 || strcmp(l, "EC PRIVATE KEY") == 0)) {
             if (ps->key)
@@ -289,8 +315,11 @@ static int take_blocks(struct parse *ps, const struct pem_block *blocks, size_t 
                 return cert_refuse(ps->err, "cert_file: holds more than one public key");
             pub = blk;
         } else if (strcmp(l, "EC PARAMETERS") != 0) {
-            return cert_refuse(ps->err, "cert_file: holds an unexpected PEM block \"%s\" (only certificates, one private "
-                                   "key and its public key are taken)", l);
+            return cert_refuse(
+                ps->err,
+                "cert_file: holds an unexpected PEM block \"%s\" (only certificates, one private "
+                "key and its public key are taken)",
+                l);
         }
     }
     if (ps->n_crt == 0)
@@ -298,8 +327,9 @@ static int take_blocks(struct parse *ps, const struct pem_block *blocks, size_t 
     if (!upload)
         return CERT_OK;
     if (!ps->key)
-        return cert_refuse(ps->err, "cert_file: holds no private key (the upload needs the certificate, its chain and "
-                               "the private key)");
+        return cert_refuse(ps->err,
+                           "cert_file: holds no private key (the upload needs the certificate, its chain and "
+                           "the private key)");
     unsigned char kid[32], cid[32];
     size_t kn = sizeof kid;
     if (gnutls_x509_privkey_get_key_id(ps->key, GNUTLS_KEYID_USE_SHA256, kid, &kn) < 0 || kn != 32)
@@ -307,8 +337,9 @@ static int take_blocks(struct parse *ps, const struct pem_block *blocks, size_t 
     if (!crt_key_id(ps->crt[0], cid) || memcmp(kid, cid, 32) != 0) {
         for (size_t i = 1; i < ps->n_crt; i++)
             if (crt_key_id(ps->crt[i], cid) && memcmp(kid, cid, 32) == 0)
-                return cert_refuse(ps->err, "cert_file: the certificate of the private key must come first, then its "
-                                       "chain (leaf to root)");
+                return cert_refuse(ps->err,
+                                   "cert_file: the certificate of the private key must come first, then its "
+                                   "chain (leaf to root)");
         return cert_refuse(ps->err, "cert_file: the private key does not match the certificate");
     }
     if (pub) {
@@ -366,8 +397,8 @@ out:
     return rc;
 }
 
-int cert_bundle_parse(const char *pem, size_t len, const char *password, time_t now,
-                      struct cert_bundle **out, char err[CERT_ERR_MAX])
+int cert_bundle_parse(const char *pem, size_t len, const char *password, time_t now, struct cert_bundle **out,
+                      char err[CERT_ERR_MAX])
 {
     return parse(pem, len, password, now, true, out, err);
 }

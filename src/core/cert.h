@@ -21,7 +21,10 @@ enum {
     CERT_CHAIN_MAX = 8,        /* certificates in one upload, leaf included */
     CERT_ERR_MAX = 256,        /* room for the reason a bundle is refused */
     CERT_TIME_LEN = 20,        /* "YYYY-MM-DD HH:MM:SS" and its NUL */
-    CERT_RSA_MIN_BITS = 2048,  /* smaller RSA keys are refused */
+    CERT_RSA_MIN_BITS = 2048,  /* the leaf's RSA key: 2048 to 8192 bits */
+    CERT_RSA_MAX_BITS = 8192,
+    CERT_CHAIN_RSA_MAX_BITS = 16384, /* any RSA key of the chain (verification cost) */
+    CERT_PBKDF2_ITER_MAX = 1000000,  /* encrypted PKCS#8: certtool uses 600000, OpenSSL 2048 */
     CERT_SELF_SIGNED_DAYS = 90,
 };
 
@@ -33,14 +36,14 @@ enum { CERT_OK = 0, CERT_REFUSED = -1, CERT_INTERNAL = -2 };
 /* A parsed, checked upload. All strings are valid UTF-8 without control
  * characters (safe for JSON and logs); alt_names are lowercase ASCII. */
 struct cert_bundle {
-    char *issued_to;   /* leaf subject CN; else the first SAN dNSName; else the subject DN */
-    char *issued_by;   /* leaf issuer CN; else the issuer DN */
-    char *subject_dn;  /* RFC 4514 text */
+    char *issued_to;  /* leaf subject CN; else the first SAN dNSName; else the subject DN */
+    char *issued_by;  /* leaf issuer CN; else the issuer DN */
+    char *subject_dn; /* RFC 4514 text */
     char *issuer_dn;
-    char *subject_cn;  /* NULL when the subject has no CN */
-    char **alt_names;  /* every SAN dNSName of the leaf, in certificate order */
+    char *subject_cn; /* NULL when the subject has no CN */
+    char **alt_names; /* every SAN dNSName of the leaf, in certificate order */
     size_t n_alt_names;
-    long long not_before, not_after; /* unix seconds */
+    long long not_before, not_after;  /* unix seconds */
     char expires_time[CERT_TIME_LEN]; /* not_after as cert_time_text writes it */
     char serial[2 * 32 + 1];          /* leaf serial number, lowercase hex */
     char sha256[2 * 32 + 1];          /* SHA-256 of the leaf's DER, lowercase hex */
@@ -60,11 +63,13 @@ struct cert_bundle {
  * blocks is ignored. `password` NULL or "" means none. Checks: size limits,
  * the key matches the leaf's public key, each certificate is issued and
  * signed by the next (a CA), the leaf and the chain are valid at `now`,
- * RSA keys have at least CERT_RSA_MIN_BITS, a leaf with an extended key
- * usage allows TLS server use. On CERT_OK *out is the bundle; otherwise
+ * the leaf's key is RSA (CERT_RSA_MIN_BITS to CERT_RSA_MAX_BITS), ECDSA
+ * (P-256, P-384, P-521) or EdDSA, a leaf with an extended key usage allows
+ * TLS server use, an encrypted key takes at most CERT_PBKDF2_ITER_MAX
+ * iterations to open. On CERT_OK *out is the bundle; otherwise
  * *out is NULL and err holds the reason. */
-int cert_bundle_parse(const char *pem, size_t len, const char *password, time_t now,
-                      struct cert_bundle **out, char err[CERT_ERR_MAX]);
+int cert_bundle_parse(const char *pem, size_t len, const char *password, time_t now, struct cert_bundle **out,
+                      char err[CERT_ERR_MAX]);
 
 /* Reads back a chain that cert_chain_pem produced (no key, no time check)
  * to compute its read fields again. Same results as cert_bundle_parse. */

@@ -24,7 +24,8 @@ static char *dup_datum(const gnutls_datum_t *d)
     return s;
 }
 
-int cert_self_signed(const char *dns_name, time_t now, char **pem_cert, char **pem_key, char err[CERT_ERR_MAX])
+int cert_self_signed(const char *dns_name, time_t now, char **pem_cert, char **pem_key,
+                     char err[CERT_ERR_MAX])
 {
     char name[DNS_NAME_MAX + 1], why[DNS_WHY_MAX];
     gnutls_x509_privkey_t key = NULL;
@@ -40,14 +41,17 @@ int cert_self_signed(const char *dns_name, time_t now, char **pem_cert, char **p
         return CERT_REFUSED;
     }
     if (gnutls_x509_privkey_init(&key) < 0 ||
-        gnutls_x509_privkey_generate(key, GNUTLS_PK_ECDSA, GNUTLS_CURVE_TO_BITS(GNUTLS_ECC_CURVE_SECP256R1), 0) < 0 ||
+        gnutls_x509_privkey_generate(key, GNUTLS_PK_ECDSA, GNUTLS_CURVE_TO_BITS(GNUTLS_ECC_CURVE_SECP256R1),
+                                     0) < 0 ||
         gnutls_x509_crt_init(&crt) < 0 || gnutls_rnd(GNUTLS_RND_NONCE, serial, sizeof serial) < 0)
         goto out;
     serial[0] = (unsigned char)((serial[0] & 0x7f) | 0x40); /* positive, and 16 bytes long */
-    if (gnutls_x509_crt_set_version(crt, 3) < 0 || gnutls_x509_crt_set_serial(crt, serial, sizeof serial) < 0 ||
+    if (gnutls_x509_crt_set_version(crt, 3) < 0 ||
+        gnutls_x509_crt_set_serial(crt, serial, sizeof serial) < 0 ||
         gnutls_x509_crt_set_activation_time(crt, now - 3600) < 0 ||
         gnutls_x509_crt_set_expiration_time(crt, now + (time_t)CERT_SELF_SIGNED_DAYS * 24 * 3600) < 0 ||
-        gnutls_x509_crt_set_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0, name, (unsigned)strlen(name)) < 0 ||
+        gnutls_x509_crt_set_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0, name, (unsigned)strlen(name)) <
+            0 ||
         gnutls_x509_crt_set_subject_alt_name(crt, GNUTLS_SAN_DNSNAME, name, (unsigned)strlen(name),
                                              GNUTLS_FSAN_SET) < 0 ||
         gnutls_x509_crt_set_basic_constraints(crt, 0, -1) < 0 ||

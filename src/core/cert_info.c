@@ -61,9 +61,9 @@ int cert_key_type(struct cert_bundle *b, gnutls_x509_crt_t crt, char *err)
     switch (pk) {
     case GNUTLS_PK_RSA:
     case GNUTLS_PK_RSA_PSS:
-        if (bits < CERT_RSA_MIN_BITS)
-            return cert_refuse(err, "cert_file: the RSA key has %u bits; at least %d are required", bits,
-                          CERT_RSA_MIN_BITS);
+        if (bits < CERT_RSA_MIN_BITS || bits > CERT_RSA_MAX_BITS)
+            return cert_refuse(err, "cert_file: the RSA key has %u bits; %d to %d are taken", bits,
+                               CERT_RSA_MIN_BITS, CERT_RSA_MAX_BITS);
         snprintf(out, size, "%s %u", pk == GNUTLS_PK_RSA ? "RSA" : "RSA-PSS", bits);
         return CERT_OK;
     case GNUTLS_PK_ECDSA: {
@@ -82,14 +82,9 @@ int cert_key_type(struct cert_bundle *b, gnutls_x509_crt_t crt, char *err)
         snprintf(out, size, "ECDSA %s", name);
         return CERT_OK;
     }
-    case GNUTLS_PK_EDDSA_ED25519:
-        snprintf(out, size, "Ed25519");
-        return CERT_OK;
-    case GNUTLS_PK_EDDSA_ED448:
-        snprintf(out, size, "Ed448");
-        return CERT_OK;
-    default:
-        return cert_refuse(err, "cert_file: the certificate's key must be RSA, ECDSA or EdDSA");
+    case GNUTLS_PK_EDDSA_ED25519: snprintf(out, size, "Ed25519"); return CERT_OK;
+    case GNUTLS_PK_EDDSA_ED448: snprintf(out, size, "Ed448"); return CERT_OK;
+    default: return cert_refuse(err, "cert_file: the certificate's key must be RSA, ECDSA or EdDSA");
     }
 }
 
@@ -166,7 +161,8 @@ int cert_read_leaf(struct cert_bundle *b, gnutls_x509_crt_t leaf, char *err)
     unsigned char buf[64];
     size_t n = sizeof buf;
     if (gnutls_x509_crt_get_serial(leaf, buf, &n) < 0 || n == 0 || n > 32)
-        return cert_refuse(err, "cert_file: the certificate's serial number is missing or longer than 32 bytes");
+        return cert_refuse(err,
+                           "cert_file: the certificate's serial number is missing or longer than 32 bytes");
     cert_hex(buf, n, b->serial);
     n = sizeof buf;
     if (gnutls_x509_crt_get_fingerprint(leaf, GNUTLS_DIG_SHA256, buf, &n) < 0 || n != 32)

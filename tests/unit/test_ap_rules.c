@@ -27,9 +27,9 @@ TEST(public_addresses)
     CHECK_STR(canon(ap_rule_public_ip, "203.0.113.7"), "203.0.113.7");
     CHECK_STR(canon(ap_rule_public_ip, "2001:DB8:0::1"), "2001:db8::1");
     CHECK_STR(canon(ap_rule_public_ip, "8.8.8.8"), "8.8.8.8");
-    const char *refused[] = {"10.0.0.1",   "172.16.0.1", "172.31.255.255", "192.168.1.1", "100.64.0.1",
-                             "fd00::1",    "fc00::1",    "127.0.0.1",      "::1",         "0.0.0.0",
-                             "224.0.0.1",  "fe80::1",    "::ffff:10.0.0.1", "1.2.3",      "203.0.113.0/24",
+    const char *refused[] = {"10.0.0.1",    "172.16.0.1", "172.31.255.255",  "192.168.1.1", "100.64.0.1",
+                             "fd00::1",     "fc00::1",    "127.0.0.1",       "::1",         "0.0.0.0",
+                             "224.0.0.1",   "fe80::1",    "::ffff:10.0.0.1", "1.2.3",       "203.0.113.0/24",
                              "host.example"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
         CHECK(strncmp(canon(ap_rule_public_ip, refused[i]), "ERR: ", 5) == 0);

@@ -68,8 +68,8 @@ TEST(lowest_free_and_exhaustion)
 {
     setup();
     s->ops->begin(s, true);
-    json_t *pools = json_pack("{s:[s,s],s:[s]}", "ipv4", "198.51.100.8/31", "192.0.2.4/31", "ipv6",
-                              "2001:db8::ff/128");
+    json_t *pools =
+        json_pack("{s:[s,s],s:[s]}", "ipv4", "198.51.100.8/31", "192.0.2.4/31", "ipv6", "2001:db8::ff/128");
     struct resource a = site("a"), b = site("b"), c = site("c");
     CHECK_STR(take(&a, pools, NET_V4), "192.0.2.4"); /* the lower pool, though listed second */
     CHECK_STR(take(&b, pools, NET_V4), "192.0.2.5");

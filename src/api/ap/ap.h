@@ -8,7 +8,7 @@
 enum {
     AP_MAX_SITES_PER_CUSTOMER = 50,
     AP_MAX_DOMAINS_PER_SITE = 100,
-    AP_MAX_HTTP_PORTS = 16,   /* per domain */
+    AP_MAX_HTTP_PORTS = 16, /* per domain */
     AP_DEFAULT_HTTP_PORT = 80,
     AP_DEFAULT_HTTPS_PORT = 443,
 };

@@ -41,10 +41,8 @@ json_t *ap_cert_doc(const struct cert_bundle *b, const char *file_name, const ch
     return doc;
 }
 
-json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *domain_doc, const char *name,
-                          int *is_default)
+json_t *ap_cert_effective(const json_t *site_doc, const json_t *domain_doc, const char *name, int *is_default)
 {
-    (void)r;
     json_t *own = json_object_get(domain_doc, "cert");
     *is_default = 0;
     if (own)
@@ -175,7 +173,8 @@ static int upload(struct req *r, struct resource *res, const char *noun, const c
     int rc = 0;
     if (ap_update(r, res) == 0) {
         /* last: a key file is written only for a stored certificate */
-        if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 || cert_key_store(dir, key_id, b->key_pem) != 0)
+        if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 ||
+            cert_key_store(dir, key_id, b->key_pem) != 0)
             rc = reply_error(r, E_INTERNAL, "the private key could not be stored");
         else
             rc = reply_result(r, NULL);

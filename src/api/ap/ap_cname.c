@@ -33,12 +33,12 @@ int ap_site_cname_info(struct req *r)
     if (rc != STORE_OK)
         return reply_store_error(r, rc);
     json_t *d = site.doc;
-    return reply_result(
-        r, json_pack("{s:O,s:O,s:O,s:O,s:i,s:[s+++],s:O,s:{s:o,s:o},s:i}", "backend_host",
-                     json_object_get(d, "backend_host"), "backend_ip", json_object_get(d, "backend_ip"), "dns",
-                     json_object_get(d, "dns"), "backend_type", json_object_get(d, "backend_type"),
-                     "cname_enable", domains > 0 ? 1 : 0, "cname_record", site.id, ".",
-                     json_string_value(zone) ? json_string_value(zone) : "", "", "cname_ttl", ttl,
-                     "cname_vip_status", "ipv4", vip_status(json_object_get(d, "vip")), "ipv6",
-                     vip_status(json_object_get(d, "vip_v6")), "protection_type", 0));
+    return reply_result(r, json_pack("{s:O,s:O,s:O,s:O,s:i,s:[s+++],s:O,s:{s:o,s:o},s:i}", "backend_host",
+                                     json_object_get(d, "backend_host"), "backend_ip",
+                                     json_object_get(d, "backend_ip"), "dns", json_object_get(d, "dns"),
+                                     "backend_type", json_object_get(d, "backend_type"), "cname_enable",
+                                     domains > 0 ? 1 : 0, "cname_record", site.id, ".",
+                                     json_string_value(zone) ? json_string_value(zone) : "", "", "cname_ttl",
+                                     ttl, "cname_vip_status", "ipv4", vip_status(json_object_get(d, "vip")),
+                                     "ipv6", vip_status(json_object_get(d, "vip_v6")), "protection_type", 0));
 }

@@ -10,7 +10,6 @@
 #include "core/net.h"
 #include "core/resource.h"
 
-
 /* Backend fields (create: backend_ip/backend_host/backend_dns; update:
  * ip_list/host_list/dns_list) checked against backend_type and written to
  * the site document. Replies and returns -1 on a broken rule. */
@@ -50,8 +49,8 @@ bool ap_domain_https(const json_t *ports, const json_t *cert);
 /* ap_cert.c: the certificate that serves `domain_name`: the domain's own,
  * else the site's default when it covers the name; NULL when none.
  * *is_default tells which. Borrowed from the docs. */
-json_t *ap_cert_effective(struct req *r, const json_t *site_doc, const json_t *domain_doc,
-                          const char *domain_name, int *is_default);
+json_t *ap_cert_effective(const json_t *site_doc, const json_t *domain_doc, const char *domain_name,
+                          int *is_default);
 /* The read object of a certificate (cert_info / crt_info): {} without one. */
 json_t *ap_cert_read(const json_t *cert, const char *domain_name, int is_default);
 /* The "cert" member of a site's or domain's document for a checked bundle. */

@@ -14,8 +14,10 @@
 
 json_t *ap_domain_ports(struct req *r, const struct resource *domain)
 {
-    struct res_query q = {.kind = AP_DOMAIN_PORT.name, .customer_id = domain->customer_id,
-                          .parent_rid = domain->rid, .limit = 1000};
+    struct res_query q = {.kind = AP_DOMAIN_PORT.name,
+                          .customer_id = domain->customer_id,
+                          .parent_rid = domain->rid,
+                          .limit = 1000};
     json_t *rows = NULL;
     long total;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
@@ -32,8 +34,8 @@ int ap_port_store(struct store *s, const struct resource *domain, const char *sc
     struct resource p = {.parent_rid = domain->rid};
     copy_text(p.customer_id, sizeof p.customer_id, domain->customer_id);
     snprintf(p.name, sizeof p.name, "%lld", port);
-    p.doc = json_pack("{s:s,s:I,s:s,s:i}", "domain_id", domain->id, "port", (json_int_t)port, "scheme", scheme,
-                      "is_derived", 0);
+    p.doc = json_pack("{s:s,s:I,s:s,s:i}", "domain_id", domain->id, "port", (json_int_t)port, "scheme",
+                      scheme, "is_derived", 0);
     int rc = s->ops->res_create(s, &AP_DOMAIN_PORT, &p);
     json_decref(p.doc);
     return rc;
@@ -58,8 +60,8 @@ int ap_domain_store(struct store *s, const struct resource *site, const char *na
     d->parent_rid = site->rid;
     copy_text(d->customer_id, sizeof d->customer_id, site->customer_id);
     copy_text(d->name, sizeof d->name, name);
-    d->doc = json_pack("{s:s,s:s,s:s,s:[],s:i}", "domain", name, "origin_name", origin ? origin : name, "scheme_method",
-                       "SSL bridging", "redirects", "http2", 0);
+    d->doc = json_pack("{s:s,s:s,s:s,s:[],s:i}", "domain", name, "origin_name", origin ? origin : name,
+                       "scheme_method", "SSL bridging", "redirects", "http2", 0);
     int rc = s->ops->res_create(s, &AP_DOMAIN, d);
     if (rc == STORE_OK)
         rc = ap_port_store(s, d, "http", AP_DEFAULT_HTTP_PORT);
@@ -132,22 +134,21 @@ int ap_domain_get(struct req *r)
                                         json_object_get(pd, "port")));
     }
     json_array_foreach (json_object_get(d.doc, "redirects"), i, p) {
-        json_array_append_new(redirects, json_pack("{s:O,s:O}", "http_port", json_object_get(p, "http_port"),
-                                                   "redirected_https_port",
-                                                   json_object_get(p, "https_port")));
+        json_array_append_new(redirects,
+                              json_pack("{s:O,s:O}", "http_port", json_object_get(p, "http_port"),
+                                        "redirected_https_port", json_object_get(p, "https_port")));
     }
     int is_default = 0;
-    json_t *cert = ap_cert_effective(r, site.doc, d.doc, d.name, &is_default);
+    json_t *cert = ap_cert_effective(site.doc, d.doc, d.name, &is_default);
     bool on = ap_domain_https(ports, cert);
     /* The two reads name the certificate object differently (gaps A2.15). */
     const char *cert_key = r->route->access == ACCESS_SITE ? "cert_info" : "crt_info";
-    return reply_result(r, json_pack("{s:s,s:s,s:o,s:o,s:o,s:O,s:i,s:i,s:o}", "domain_id", d.id, "domain",
-                                     d.name, "http_port_list", http, "https_port_list", https,
-                                     "http_redirect_list", redirects, "scheme_method",
-                                     json_object_get(d.doc, "scheme_method"), "switch_https", on ? 1 : 0,
-                                     "switch_http2",
-                                     on && json_integer_value(json_object_get(d.doc, "http2")) ? 1 : 0,
-                                     cert_key, ap_cert_read(cert, d.name, is_default)));
+    return reply_result(
+        r, json_pack("{s:s,s:s,s:o,s:o,s:o,s:O,s:i,s:i,s:o}", "domain_id", d.id, "domain", d.name,
+                     "http_port_list", http, "https_port_list", https, "http_redirect_list", redirects,
+                     "scheme_method", json_object_get(d.doc, "scheme_method"), "switch_https", on ? 1 : 0,
+                     "switch_http2", on && json_integer_value(json_object_get(d.doc, "http2")) ? 1 : 0,
+                     cert_key, ap_cert_read(cert, d.name, is_default)));
 }
 
 int ap_domain_delete(struct req *r)

@@ -46,8 +46,8 @@ int ap_domain_port_from_path(struct req *r, struct resource *site, struct resour
     if (rc == STORE_OK) {
         req_hold(r, port->doc);
         struct resource domain;
-        struct res_query dq = {.kind = AP_DOMAIN.name, .customer_id = site->customer_id,
-                               .parent_rid = site->rid};
+        struct res_query dq = {
+            .kind = AP_DOMAIN.name, .customer_id = site->customer_id, .parent_rid = site->rid};
         const char *domain_id = json_string_value(json_object_get(port->doc, "domain_id"));
         rc = domain_id ? r->store->ops->res_get(r->store, &dq, domain_id, NULL, &domain) : STORE_NOT_FOUND;
         if (rc == STORE_OK) {

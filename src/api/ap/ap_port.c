@@ -35,10 +35,10 @@ static int load(struct req *r, struct resource *site, struct resource *d, json_t
     return *ports ? 0 : -1;
 }
 
-static bool https_on(const struct resource *site, const struct resource *d, json_t *ports, struct req *r)
+static bool https_on(const struct resource *site, const struct resource *d, json_t *ports)
 {
     int is_default;
-    return ap_domain_https(ports, ap_cert_effective(r, site->doc, d->doc, d->name, &is_default));
+    return ap_domain_https(ports, ap_cert_effective(site->doc, d->doc, d->name, &is_default));
 }
 
 int ap_http_port_add(struct req *r)
@@ -99,7 +99,11 @@ int ap_http_port_delete(struct req *r)
         json_t *row = port_row(ports, json_integer_value(v));
         if (!is_scheme(row, "http")) /* not an HTTP port of the domain: ignored (doc 002) */
             continue;
-        int rc = r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), NULL);
+        json_t *blocker = NULL;
+        int rc =
+            r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), &blocker);
+        if (rc == STORE_CONFLICT && blocker)
+            return reply_delete_blocked(r, "http_port", blocker);
         if (rc != STORE_OK && rc != STORE_NOT_FOUND) /* NOT_FOUND: the same port twice */
             return reply_store_error(r, rc);
         redirects_changed |= drop_redirect(d.doc, json_integer_value(v));
@@ -123,10 +127,12 @@ int ap_redirect_switch_set(struct req *r)
         /* enabling names the HTTPS port; the latest value applies (doc 002) */
         if (!is_scheme(port_row(ports, https), "https"))
             return reply_error(r, E_RULE, "https_port: %lld is not an HTTPS port of the domain", https);
-        if (!https_on(&site, &d, ports, r))
-            return reply_error(r, E_STATE, "is_enable: HTTPS is off for this domain (no certificate serves it)");
-        json_array_append_new(json_object_get(d.doc, "redirects"),
-                              json_pack("{s:I,s:I}", "http_port", (json_int_t)http, "https_port", (json_int_t)https));
+        if (!https_on(&site, &d, ports))
+            return reply_error(r, E_STATE,
+                               "is_enable: HTTPS is off for this domain (no certificate serves it)");
+        json_array_append_new(
+            json_object_get(d.doc, "redirects"),
+            json_pack("{s:I,s:I}", "http_port", (json_int_t)http, "https_port", (json_int_t)https));
     }
     return ap_update(r, &d) == 0 ? reply_result(r, NULL) : 0;
 }
@@ -138,7 +144,7 @@ int ap_http2_switch_set(struct req *r)
     if (load(r, &site, &d, &ports) != 0)
         return 0;
     long long on = field_int(r, "switch_http2", 0);
-    if (on == 1 && !https_on(&site, &d, ports, r))
+    if (on == 1 && !https_on(&site, &d, ports))
         return reply_error(r, E_STATE,
                            "switch_http2: HTTP/2 can be enabled only while HTTPS is on (switch_https 1)");
     json_object_set_new(d.doc, "http2", json_integer(on));

@@ -29,7 +29,8 @@ int ap_site_create(struct req *r)
     if (rc != STORE_OK)
         return reply_store_error(r, rc);
     if (n >= AP_MAX_SITES_PER_CUSTOMER)
-        return reply_error(r, E_LIMIT, "site_name: a customer may have at most %d Application Protection sites",
+        return reply_error(r, E_LIMIT,
+                           "site_name: a customer may have at most %d Application Protection sites",
                            AP_MAX_SITES_PER_CUSTOMER);
     if (catalogue_require_keys(r, "ap_service_plans", "service_plan", "service plans") != 0)
         return 0;

@@ -8,9 +8,12 @@
 
 int ap_site_report(struct req *r)
 {
-    struct res_query sq = {.kind = AP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL,
+    struct res_query sq = {.kind = AP_SITE.name,
+                           .customer_id = r->customer.id,
+                           .parent_rid = RES_TOP_LEVEL,
                            .limit = AP_MAX_SITES_PER_CUSTOMER * 2};
-    struct res_query dq = {.kind = AP_DOMAIN.name, .customer_id = r->customer.id,
+    struct res_query dq = {.kind = AP_DOMAIN.name,
+                           .customer_id = r->customer.id,
                            .limit = AP_MAX_SITES_PER_CUSTOMER * AP_MAX_DOMAINS_PER_SITE * 2};
     json_t *sites = NULL, *domains = NULL;
     long n_sites = 0, n_domains = 0;
@@ -32,13 +35,14 @@ int ap_site_report(struct req *r)
                 json_array_append(names, json_object_get(d, "name"));
         }
         char type[24];
-        snprintf(type, sizeof type, "%lld", (long long)json_integer_value(json_object_get(doc, "backend_type")));
-        json_array_append_new(out, json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:I,s:o}", "site_id",
-                                             json_object_get(s, "id"), "site_name", json_object_get(s, "name"),
-                                             "service_plan", json_object_get(doc, "service_plan"), "backend_type",
-                                             type, "vip", json_object_get(doc, "vip"), "vip_v6",
-                                             json_object_get(doc, "vip_v6"), "domain_count",
-                                             (json_int_t)json_array_size(names), "domains", names));
+        snprintf(type, sizeof type, "%lld",
+                 (long long)json_integer_value(json_object_get(doc, "backend_type")));
+        json_array_append_new(
+            out, json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:I,s:o}", "site_id", json_object_get(s, "id"),
+                           "site_name", json_object_get(s, "name"), "service_plan",
+                           json_object_get(doc, "service_plan"), "backend_type", type, "vip",
+                           json_object_get(doc, "vip"), "vip_v6", json_object_get(doc, "vip_v6"),
+                           "domain_count", (json_int_t)json_array_size(names), "domains", names));
     }
     return reply_result(r, json_pack("{s:I,s:I,s:o}", "site_count", (json_int_t)n_sites, "domain_count",
                                      (json_int_t)n_domains, "sites", out));

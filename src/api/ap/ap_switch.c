@@ -67,5 +67,6 @@ int ap_overview_switch_get(struct req *r)
         return reply_result(r, json_pack("{s:O}", "switch", json_object_get(site.doc, "switch")));
     if (json_integer_value(json_object_get(port.doc, "is_derived")) != 1)
         return reply_result(r, json_pack("{s:i}", "is_derived", 0));
-    return reply_result(r, json_pack("{s:i,s:O}", "is_derived", 1, "switch", json_object_get(port.doc, "switch")));
+    return reply_result(
+        r, json_pack("{s:i,s:O}", "is_derived", 1, "switch", json_object_get(port.doc, "switch")));
 }

@@ -109,8 +109,11 @@ int ap_vip_allocate(struct req *r, const struct resource *site, json_t *site_doc
     char addr[NET_TEXT_MAX], names[512];
     int rc = ap_vip_take(r->store, site, pools, family, addr, names, sizeof names);
     if (rc == STORE_NOT_FOUND && !names[0])
-        return reply_error(r, E_LIMIT, "vip: no %s VIP pool is configured (the operator adds one with parapet "
-                                       "admin vip-pool add)", fam), -1;
+        return reply_error(r, E_LIMIT,
+                           "vip: no %s VIP pool is configured (the operator adds one with parapet "
+                           "admin vip-pool add)",
+                           fam),
+               -1;
     if (rc == STORE_NOT_FOUND)
         return reply_error(r, E_LIMIT, "vip: the %s VIP pool %s is exhausted", fam, names), -1;
     if (rc != STORE_OK)
