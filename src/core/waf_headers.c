@@ -281,7 +281,7 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
                 while (i < NHEADERS && strcmp(headers[i].member, m))
                     i++;
                 if (i == NHEADERS) {
-                    fail(err, errlen, "custom.%s: is not a header of a custom policy", m);
+                    fail(err, errlen, "custom.%.64s: is not a header of a custom policy", m);
                     goto bad;
                 }
                 const char *s = json_string_value(hv);
@@ -303,7 +303,7 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
                 free(c);
             }
         } else {
-            fail(err, errlen, "%s: is not a member (status, mode, custom)", key);
+            fail(err, errlen, "%.64s: is not a member (status, mode, custom)", key);
             goto bad;
         }
     }

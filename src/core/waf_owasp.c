@@ -295,7 +295,7 @@ static int apply_key(json_t *cur, enum waf_owasp_type type, const json_t *body, 
             if (!(nv = canon_methods(v, p, err, errlen)))
                 return -1;
         } else {
-            fail(err, errlen, "%s%s: is not a member of a %s configuration", p, m, type_names[type]);
+            fail(err, errlen, "%s%.64s: is not a member of a %s configuration", p, m, type_names[type]);
             return -1;
         }
         json_object_set_new(cur, m, nv);
@@ -339,7 +339,7 @@ int waf_owasp_apply(json_t *config, const char *key, const json_t *body, char *e
         json_object_foreach((json_t *)body, name, v) {
             const struct waf_owasp_key *k = waf_owasp_key_find(name);
             if (!k) {
-                fail(err, errlen, "%s: is not an OWASP key", name);
+                fail(err, errlen, "%.64s: is not an OWASP key", name);
                 goto out;
             }
             if (is_whitelist(k)) {

@@ -5,9 +5,11 @@
  * too, and the literal operators (@contains, @streq, ...) have no escapes of
  * their own; any operator expands %{...} macros. So: "%{" and control
  * characters are refused in every value; a literal value holding '"' or '\'
- * is matched with @rx on the value with every byte other than letters,
- * digits and non-ASCII written \xHH; a user's regex has its quotes written
- * \x22 (\E\x22\Q inside \Q...\E) and never ends in a backslash. The action
+ * (or '%': the lexer mishandles "...%" before the closing quote) is matched
+ * with @rx on the value with every byte other than letters, digits and
+ * non-ASCII written \xHH; a user's regex has its quotes and percent signs
+ * written \x22 and \x25 (\E\x22\Q inside \Q...\E) and never ends in a
+ * backslash. The action
  * list holds no client text but the redirect URL, whose characters are
  * restricted. */
 #include "core/waf_rule.h"
@@ -119,7 +121,7 @@ static int only_members(const json_t *obj, const char *const *allowed, size_t n,
     const json_t *v;
     json_object_foreach((json_t *)obj, key, v) {
         if (find_name(allowed, n, key) < 0) {
-            fail(err, errlen, "%s%s: is not a member of %s", path, key,
+            fail(err, errlen, "%s%.64s: is not a member of %s", path, key,
                  *path ? "a condition" : "a custom rule");
             return -1;
         }
@@ -368,9 +370,11 @@ static int check_redirect_url(const json_t *v, char *err, size_t errlen)
         return -1;
     }
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c <= 0x20 || *c >= 0x7f || strchr("'\"\\`<>{}|^", *c)) {
-            fail(err, errlen, "redirect_url: must not contain spaces, quotes, backslashes or "
-                              "the characters `<>{}|^ (percent-encode them)");
+        /* libmodsecurity 3.0.9 reads any '%' in an action as a macro and
+         * refuses the rule, so percent-encoding cannot be carried either. */
+        if (*c <= 0x20 || *c >= 0x7f || strchr("'\"\\`<>{}|^%", *c)) {
+            fail(err, errlen, "redirect_url: must not contain spaces, quotes, backslashes, '%%' "
+                              "or the characters `<>{}|^ (ModSecurity's redirect cannot carry them)");
             return -1;
         }
     }
@@ -476,22 +480,22 @@ static int rx_quote_user(struct strbuf *b, const char *re)
                 sb_add(b, "\\E");
                 p++;
                 in_q = false;
-            } else if (*p == '"') {
-                sb_add(b, "\\E\\x22\\Q");
+            } else if (*p == '"' || *p == '%') {
+                sb_printf(b, "\\E\\x%02x\\Q", *p);
             } else {
                 sb_add(b, c);
             }
             continue;
         }
-        if (*p == '"') {
-            sb_add(b, "\\x22");
+        if (*p == '"' || *p == '%') {
+            sb_printf(b, "\\x%02x", *p);
         } else if (*p == '\\') {
             if (!p[1])
                 return -1;
-            if (p[1] == '"') {
-                sb_add(b, "\\x22");
+            if (p[1] == '"' || p[1] == '%') {
+                sb_printf(b, "\\x%02x", p[1]);
             } else if (p[1] == 'c') {
-                if (!p[2] || p[2] == '"')
+                if (!p[2] || p[2] == '"' || p[2] == '%')
                     return -1;
                 c[1] = p[1];
                 c[2] = p[2];
@@ -545,7 +549,7 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
             sb_add(b, "(?:)");
         return 0;
     }
-    if (strpbrk(s, "\"\\")) {
+    if (strpbrk(s, "\"\\%")) {
         sb_printf(b, "@rx %s%s", icase ? "(?i)" : "", op == OP_EQUALS || op == OP_BEGINS ? "\\A" : "");
         waf_rx_literal(b, s);
         if (op == OP_EQUALS || op == OP_ENDS)

@@ -163,9 +163,10 @@ TEST(escaping_is_safe)
         "end\\\\",                                     /* end\ — a final backslash */
         "q'uote,deny",                                 /* single quote, comma */
         " spaced ",
+        "50%",                                         /* a final '%' upsets the lexer */
     };
     static const char *uris[] = {"/a\"b", "/a\\b", "/x\" \"id:1,phase:1,allow\"", "/end\\",
-                                 "/q'uote,deny", "/ spaced "};
+                                 "/q'uote,deny", "/ spaced ", "/50%"};
     static const char *ops[] = {"contains", "ends_with"};
     for (size_t o = 0; o < 2; o++) {
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -200,6 +201,11 @@ TEST(escaping_is_safe)
     CHECK(strncmp(r, "SecRule QUERY_STRING \"@rx z\\\\(?:)\" \"id:10007,", 40) == 0);
     CHECK_INT(run(r, "/?z\\", NULL, NULL, NULL), 403);
     CHECK_INT(run(r, "/?z", NULL, NULL, NULL), 0);
+    r = compiled("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"query\",\"operator\":"
+                 "\"regex\",\"value\":\"5%\\\\Q%\"}],\"action\":\"block\"}"); /* 5%\Q% */
+    CHECK(strncmp(r, "SecRule QUERY_STRING \"@rx 5\\x25\\Q\\E\\x25\\Q\" \"id:10007,", 48) == 0);
+    CHECK_INT(run(r, "/?5%%", NULL, NULL, NULL), 403);
+    CHECK_INT(run(r, "/?5%", NULL, NULL, NULL), 0);
     /* "in" values are literals too */
     r = compiled("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"query\",\"operator\":\"in\","
                  "\"value\":[\"a.b\",\"(x)\"],\"ignore_case\":1}],\"action\":\"block\"}");
@@ -274,7 +280,8 @@ TEST(every_member_is_checked)
         {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\"}", "redirect_url: is required with action redirect"},
         {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\",\"redirect_url\":\"https://a.example\"}", "redirect_url: is only taken with action redirect"},
         {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"javascript:x\"}", "redirect_url: must be an absolute http or https URL of at most 2048 bytes"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://a.example/'x\"}", "redirect_url: must not contain spaces, quotes, backslashes or the characters `<>{}|^ (percent-encode them)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://a.example/'x\"}", "redirect_url: must not contain spaces, quotes, backslashes, '%' or the characters `<>{}|^ (ModSecurity's redirect cannot carry them)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://a.example/a%20b\"}", "redirect_url: must not contain spaces, quotes, backslashes, '%' or the characters `<>{}|^ (ModSecurity's redirect cannot carry them)"},
         {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\"}", "conditions[0]: must be an object"},
         {"{\"rule_name\":\"r\",\"conditions\":[{\"operator\":\"in\"}],\"action\":\"log\"}", "conditions[0].field: is required"},
         {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"x\"}],\"action\":\"log\"}", "conditions[0].field: must be one of uri, path, query, args, arg, arg_names, body, method, source_ip, country, headers, header, header_names, cookies, cookie, cookie_names"},
