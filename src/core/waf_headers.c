@@ -32,9 +32,14 @@ static const struct header {
 };
 #define NHEADERS (sizeof headers / sizeof headers[0])
 
-static const char *const referrer_tokens[] = {
-    "no-referrer", "no-referrer-when-downgrade", "origin", "origin-when-cross-origin",
-    "same-origin", "strict-origin", "strict-origin-when-cross-origin", "unsafe-url"};
+static const char *const referrer_tokens[] = {"no-referrer",
+                                              "no-referrer-when-downgrade",
+                                              "origin",
+                                              "origin-when-cross-origin",
+                                              "same-origin",
+                                              "strict-origin",
+                                              "strict-origin-when-cross-origin",
+                                              "unsafe-url"};
 
 __attribute__((format(printf, 3, 4))) static void fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -46,7 +51,7 @@ __attribute__((format(printf, 3, 4))) static void fail(char *err, size_t errlen,
 
 json_t *waf_headers_set(const char *mode, const json_t *custom)
 {
-    int m = !mode ? -1
+    int m = !mode                       ? -1
             : !strcmp(mode, "low")      ? 0
             : !strcmp(mode, "standard") ? 1
             : !strcmp(mode, "strict")   ? 2
@@ -57,8 +62,10 @@ json_t *waf_headers_set(const char *mode, const json_t *custom)
     json_t *out = json_object();
     for (size_t i = 0; i < NHEADERS; i++) {
         const struct header *h = &headers[i];
-        const char *v = m == 0 ? h->low : m == 1 ? h->standard : m == 2 ? h->strict
-                                                  : json_string_value(json_object_get(custom, h->member));
+        const char *v = m == 0   ? h->low
+                        : m == 1 ? h->standard
+                        : m == 2 ? h->strict
+                                 : json_string_value(json_object_get(custom, h->member));
         if (v && *v)
             json_object_set_new(out, h->name, json_string(v));
     }
@@ -181,8 +188,10 @@ static bool header_text(const char *v, size_t max, const char **why, size_t *bad
 {
     size_t n = strlen(v);
     static char msg[160];
-    snprintf(msg, sizeof msg, "must be 1 to %zu printable ASCII characters without '$' or '\\' "
-             "(no control characters, no line breaks)", max);
+    snprintf(msg, sizeof msg,
+             "must be 1 to %zu printable ASCII characters without '$' or '\\' "
+             "(no control characters, no line breaks)",
+             max);
     *why = msg;
     if (n == 0 || n > max || v[0] == ' ' || v[n - 1] == ' ')
         return false;
@@ -239,8 +248,8 @@ static char *canon_pp(const char *v, const char **why)
     return strdup(v);
 }
 
-static char *(*const canon[NHEADERS])(const char *, const char **) = {
-    canon_hsts, canon_xfo, canon_xcto, canon_referrer, canon_csp, canon_pp};
+static char *(*const canon[NHEADERS])(const char *, const char **) = {canon_hsts,     canon_xfo, canon_xcto,
+                                                                      canon_referrer, canon_csp, canon_pp};
 
 int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errlen)
 {
@@ -254,7 +263,7 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
     json_t *custom = json_object_get(next, "custom");
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)body, key, v) {
+    json_object_foreach ((json_t *)body, key, v) {
         if (!strcmp(key, "status")) {
             if (!json_is_integer(v) || (json_integer_value(v) != 0 && json_integer_value(v) != 1)) {
                 fail(err, errlen, "status: must be 0 or 1");
@@ -263,8 +272,8 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
             json_object_set(next, "status", (json_t *)v);
         } else if (!strcmp(key, "mode")) {
             const char *m = json_string_value(v);
-            if (!m || (strcmp(m, "low") && strcmp(m, "standard") && strcmp(m, "strict") &&
-                       strcmp(m, "custom"))) {
+            if (!m ||
+                (strcmp(m, "low") && strcmp(m, "standard") && strcmp(m, "strict") && strcmp(m, "custom"))) {
                 fail(err, errlen, "mode: must be one of low, standard, strict, custom");
                 goto bad;
             }
@@ -276,12 +285,12 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
             }
             const char *m;
             const json_t *hv;
-            json_object_foreach((json_t *)v, m, hv) {
+            json_object_foreach ((json_t *)v, m, hv) {
                 size_t i = 0;
                 while (i < NHEADERS && strcmp(headers[i].member, m))
                     i++;
                 if (i == NHEADERS) {
-                    fail(err, errlen, "custom.%s: is not a header of a custom policy", m);
+                    fail(err, errlen, "custom.%.64s: is not a header of a custom policy", m);
                     goto bad;
                 }
                 const char *s = json_string_value(hv);
@@ -303,7 +312,7 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
                 free(c);
             }
         } else {
-            fail(err, errlen, "%s: is not a member (status, mode, custom)", key);
+            fail(err, errlen, "%.64s: is not a member (status, mode, custom)", key);
             goto bad;
         }
     }
@@ -330,8 +339,7 @@ json_t *waf_headers_view(const json_t *state)
     const char *mode = json_string_value(json_object_get(state, "mode"));
     const json_t *custom = json_object_get(state, "custom");
     json_t *set = st && json_integer_value(st) == 1 ? waf_headers_set(mode, custom) : NULL;
-    return json_pack("{s:I,s:s,s:o,s:o}", "status", (json_int_t)(st ? json_integer_value(st) : 0),
-                     "mode", mode ? mode : "standard",
-                     "custom", custom ? json_deep_copy(custom) : json_object(),
+    return json_pack("{s:I,s:s,s:o,s:o}", "status", (json_int_t)(st ? json_integer_value(st) : 0), "mode",
+                     mode ? mode : "standard", "custom", custom ? json_deep_copy(custom) : json_object(),
                      "headers", set ? set : json_object());
 }

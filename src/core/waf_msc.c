@@ -76,8 +76,8 @@ int waf_regex_check(const char *re, char *err, size_t errlen)
 {
     int code;
     PCRE2_SIZE offset;
-    pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED,
-                                  PCRE2_DOTALL | PCRE2_MULTILINE, &code, &offset, NULL);
+    pcre2_code *c = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL | PCRE2_MULTILINE,
+                                  &code, &offset, NULL);
     if (c) {
         pcre2_code_free(c);
         return 0;
@@ -92,8 +92,7 @@ int waf_regex_check(const char *re, char *err, size_t errlen)
 void waf_rx_literal(struct strbuf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-            *p >= 0x80) {
+        if ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p >= 0x80) {
             char c[2] = {(char)*p, 0};
             sb_add(b, c);
         } else {

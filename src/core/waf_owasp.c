@@ -29,25 +29,26 @@
 static const struct waf_owasp_key keys[] = {
     {"coldfusion_injection", WAF_GENERAL, "coldfusion_injection", NULL, NULL, NULL, 0,
      "(?i)<cf(?:execute|script|file|http|include|object|invoke|registry|directory|query|set|"
-     "output|dump|location|module|import)\\b|\\bcreateobject\\s*\\(", 0},
+     "output|dump|location|module|import)\\b|\\bcreateobject\\s*\\(",
+     0},
     {"email_injection", WAF_GENERAL, "email_injection", NULL, NULL, NULL, 0,
      "(?i)[\\r\\n]\\s*(?:to|cc|bcc|from|reply-to|subject|content-type|mime-version)\\s*:", 0},
-    {"ldap_injection", WAF_GENERAL, "ldap_injection", "REQUEST-921-PROTOCOL-ATTACK.conf",
-     "921200:critical", NULL, 0, NULL, 0},
-    {"os_cmd_injection", WAF_GENERAL, "oscmd", "REQUEST-932-APPLICATION-ATTACK-RCE.conf",
-     "932000-932999", "tx.rce_score", 0, NULL, 0},
+    {"ldap_injection", WAF_GENERAL, "ldap_injection", "REQUEST-921-PROTOCOL-ATTACK.conf", "921200:critical",
+     NULL, 0, NULL, 0},
+    {"os_cmd_injection", WAF_GENERAL, "oscmd", "REQUEST-932-APPLICATION-ATTACK-RCE.conf", "932000-932999",
+     "tx.rce_score", 0, NULL, 0},
     {"path_traversal", WAF_GENERAL, "path_traversal", "REQUEST-930-APPLICATION-ATTACK-LFI.conf",
      "930000-930999", "tx.lfi_score", 0, NULL, 0},
-    {"phpcode_injection", WAF_GENERAL, "phpcode_injection",
-     "REQUEST-933-APPLICATION-ATTACK-PHP.conf", "933000-933999", "tx.php_injection_score", 0, NULL, 0},
-    {"sql_injection", WAF_GENERAL, "sqli", "REQUEST-942-APPLICATION-ATTACK-SQLI.conf",
-     "942000-942999", "tx.sql_injection_score", 0, NULL, 0},
+    {"phpcode_injection", WAF_GENERAL, "phpcode_injection", "REQUEST-933-APPLICATION-ATTACK-PHP.conf",
+     "933000-933999", "tx.php_injection_score", 0, NULL, 0},
+    {"sql_injection", WAF_GENERAL, "sqli", "REQUEST-942-APPLICATION-ATTACK-SQLI.conf", "942000-942999",
+     "tx.sql_injection_score", 0, NULL, 0},
     {"ssi", WAF_GENERAL, "ssi", NULL, NULL, NULL, 0,
      "(?i)<!--\\s*#\\s*(?:exec|include|echo|config|fsize|flastmod|printenv|set|if|elif)\\b", 0},
     {"xml_injection", WAF_GENERAL, "xml_injection", NULL, NULL, NULL, 0,
      "(?i)<!\\[CDATA\\[|<\\?xml\\b|<!DOCTYPE\\b", 0},
-    {"xss", WAF_GENERAL, "xss", "REQUEST-941-APPLICATION-ATTACK-XSS.conf", "941000-941999",
-     "tx.xss_score", 0, NULL, 0},
+    {"xss", WAF_GENERAL, "xss", "REQUEST-941-APPLICATION-ATTACK-XSS.conf", "941000-941999", "tx.xss_score", 0,
+     NULL, 0},
     {"xxe_injection", WAF_GENERAL, "xxe_injection", NULL, NULL, NULL, 0,
      "(?i)<!(?:DOCTYPE|ENTITY)[^>]*\\b(?:SYSTEM|PUBLIC)\\b", 0},
     {"encryption", WAF_SIMPLE1, "encryption", NULL, NULL, NULL, 0, NULL, 1},
@@ -63,10 +64,10 @@ static const struct waf_owasp_key keys[] = {
      "RESPONSE-950-DATA-LEAKAGES.conf RESPONSE-951-DATA-LEAKAGES-SQL.conf",
      "950130:error 950140:error 951110-951260:critical", NULL, 1, NULL, 0},
     {"session_fixation", WAF_SIMPLE2, "session_fixation",
-     "REQUEST-943-APPLICATION-ATTACK-SESSION-FIXATION.conf", "943000-943999",
-     "tx.session_fixation_score", 0, NULL, 0},
-    {"web_scanner", WAF_SIMPLE2, "webscanner", "REQUEST-913-SCANNER-DETECTION.conf",
-     "913100-913120:critical", NULL, 0, NULL, 0},
+     "REQUEST-943-APPLICATION-ATTACK-SESSION-FIXATION.conf", "943000-943999", "tx.session_fixation_score", 0,
+     NULL, 0},
+    {"web_scanner", WAF_SIMPLE2, "webscanner", "REQUEST-913-SCANNER-DETECTION.conf", "913100-913120:critical",
+     NULL, 0, NULL, 0},
     {"anti_leech", WAF_ADVANCED1, "anti_leech", NULL, NULL, NULL, 0, NULL, 0},
     {"unvalidated_redirects", WAF_ADVANCED1, "unvalidated_redirects", NULL, NULL, NULL, 1, NULL, 0},
     {"whitelist_bypass", WAF_ADVANCED1, "whitelist_bypass", NULL, NULL, NULL, 0, NULL, 0},
@@ -121,16 +122,14 @@ static json_t *key_default(const struct waf_owasp_key *k)
         on = 0;
     switch (k->type) {
     case WAF_GENERAL:
-    case WAF_SIMPLE2:
-        return json_pack("{s:i,s:s}", "enable", on, "action", action);
-    case WAF_SIMPLE1:
-        return json_pack("{s:i}", "enable", on);
+    case WAF_SIMPLE2: return json_pack("{s:i,s:s}", "enable", on, "action", action);
+    case WAF_SIMPLE1: return json_pack("{s:i}", "enable", on);
     case WAF_ADVANCED1:
         return json_pack("{s:i,s:s,s:[],s:i}", "enable", 0, "action", "block", "allowed_domains",
                          "allow_empty", 1);
     default:
-        return json_pack("{s:i,s:s,s:[],s:[ssss],s:[]}", "enable", 0, "action", "block", "paths",
-                         "methods", "POST", "PUT", "PATCH", "DELETE", "allowed_domains");
+        return json_pack("{s:i,s:s,s:[],s:[ssss],s:[]}", "enable", 0, "action", "block", "paths", "methods",
+                         "POST", "PUT", "PATCH", "DELETE", "allowed_domains");
     }
 }
 
@@ -157,8 +156,8 @@ json_t *waf_owasp_view(const json_t *config)
         json_array_append_new(list, e);
     }
     json_t *en = json_object_get(config, "enable");
-    return json_pack("{s:I,s:o}", "enable", (json_int_t)(en ? json_integer_value(en) : 1),
-                     "waf_attack_list", list);
+    return json_pack("{s:I,s:o}", "enable", (json_int_t)(en ? json_integer_value(en) : 1), "waf_attack_list",
+                     list);
 }
 
 /* ---- validation ---- */
@@ -188,8 +187,7 @@ static json_t *canon_domains(const json_t *v, const char *path, char *err, size_
         char name[DNS_NAME_MAX + 1], why[DNS_WHY_MAX];
         if (!s || strlen(s) != json_string_length(json_array_get(v, i)) ||
             zone_name_normalise(wild ? s + 2 : s, name, why) != 0) {
-            fail(err, errlen, "%sallowed_domains[%zu]: %s", path, i,
-                 s ? why : "must be a string");
+            fail(err, errlen, "%sallowed_domains[%zu]: %s", path, i, s ? why : "must be a string");
             if (s && strlen(s) != json_string_length(json_array_get(v, i)))
                 fail(err, errlen, "%sallowed_domains[%zu]: must be a domain name", path, i);
             json_decref(out);
@@ -206,21 +204,21 @@ static json_t *canon_paths(const json_t *v, const char *path, char *err, size_t 
 {
     size_t n = json_array_size(v);
     if (!json_is_array(v) || n > WAF_OWASP_PATHS_MAX) {
-        fail(err, errlen, "%spaths: must be an array of at most %d path prefixes", path,
-             WAF_OWASP_PATHS_MAX);
+        fail(err, errlen, "%spaths: must be an array of at most %d path prefixes", path, WAF_OWASP_PATHS_MAX);
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_array_get(v, i);
         const char *s = json_string_value(e);
         size_t len = s ? strlen(s) : 0;
-        bool ok = s && len == json_string_length(e) && len >= 1 && len <= WAF_OWASP_PATH_MAX &&
-                  s[0] == '/';
+        bool ok = s && len == json_string_length(e) && len >= 1 && len <= WAF_OWASP_PATH_MAX && s[0] == '/';
         for (size_t k = 0; ok && k < len; k++)
             ok = s[k] > 0x20 && s[k] < 0x7f;
         if (!ok) {
-            fail(err, errlen, "%spaths[%zu]: must be a path prefix starting with '/', 1 to %d "
-                 "printable characters without spaces", path, i, WAF_OWASP_PATH_MAX);
+            fail(err, errlen,
+                 "%spaths[%zu]: must be a path prefix starting with '/', 1 to %d "
+                 "printable characters without spaces",
+                 path, i, WAF_OWASP_PATH_MAX);
             return NULL;
         }
     }
@@ -255,8 +253,8 @@ static json_t *canon_methods(const json_t *v, const char *path, char *err, size_
 }
 
 /* Applies the members of body to cur (a key's configuration) as `type`. */
-static int apply_key(json_t *cur, enum waf_owasp_type type, const json_t *body, const char *path,
-                     char *err, size_t errlen)
+static int apply_key(json_t *cur, enum waf_owasp_type type, const json_t *body, const char *path, char *err,
+                     size_t errlen)
 {
     if (!json_is_object(body)) {
         fail(err, errlen, "%s: must be an object", *path ? path : "body");
@@ -266,7 +264,7 @@ static int apply_key(json_t *cur, enum waf_owasp_type type, const json_t *body, 
     snprintf(p, sizeof p, "%s%s", path, *path ? "." : "");
     const char *m;
     const json_t *v;
-    json_object_foreach((json_t *)body, m, v) {
+    json_object_foreach ((json_t *)body, m, v) {
         json_t *nv = NULL;
         bool has_action = type != WAF_SIMPLE1;
         bool adv = type == WAF_ADVANCED1 || type == WAF_ADVANCED2;
@@ -295,7 +293,7 @@ static int apply_key(json_t *cur, enum waf_owasp_type type, const json_t *body, 
             if (!(nv = canon_methods(v, p, err, errlen)))
                 return -1;
         } else {
-            fail(err, errlen, "%s%s: is not a member of a %s configuration", p, m, type_names[type]);
+            fail(err, errlen, "%s%.64s: is not a member of a %s configuration", p, m, type_names[type]);
             return -1;
         }
         json_object_set_new(cur, m, nv);
@@ -336,10 +334,10 @@ int waf_owasp_apply(json_t *config, const char *key, const json_t *body, char *e
         }
         const char *name;
         const json_t *v;
-        json_object_foreach((json_t *)body, name, v) {
+        json_object_foreach ((json_t *)body, name, v) {
             const struct waf_owasp_key *k = waf_owasp_key_find(name);
             if (!k) {
-                fail(err, errlen, "%s: is not an OWASP key", name);
+                fail(err, errlen, "%.64s: is not an OWASP key", name);
                 goto out;
             }
             if (is_whitelist(k)) {
@@ -419,8 +417,7 @@ static void url_host_rx(struct strbuf *b, const char *domain, const json_t *allo
     sb_add(b, ")(?::[0-9]+)?(?:[/?#]|\\z)");
 }
 
-static int render_whitelist(struct strbuf *b, const struct waf_owasp_site *site, char *err,
-                            size_t errlen)
+static int render_whitelist(struct strbuf *b, const struct waf_owasp_site *site, char *err, size_t errlen)
 {
     if (!site || site->whitelist_len == 0)
         return 0;
@@ -447,8 +444,7 @@ static int render_whitelist(struct strbuf *b, const struct waf_owasp_site *site,
 /* The CRS side of one key: removal when off, log-mode accounting. Sets
  * *log_in / *log_out when the key takes part in parapet's decision. */
 static void render_crs_key(struct strbuf *b, const struct waf_owasp_key *k, const json_t *conf,
-                           struct strbuf *sub_in, struct strbuf *sub_out, bool *count_in,
-                           bool *count_out)
+                           struct strbuf *sub_in, struct strbuf *sub_out, bool *count_in, bool *count_out)
 {
     char items[256];
     snprintf(items, sizeof items, "%s", k->crs_ids);
@@ -467,7 +463,8 @@ static void render_crs_key(struct strbuf *b, const struct waf_owasp_key *k, cons
         if (!on) {
             sb_printf(b, "SecRuleRemoveById %s\n", it);
         } else if (!k->score_var && sev) {
-            sb_printf(b, "SecRuleUpdateActionById %s \"setvar:'tx.parapet_log_%s=+%%{tx.%s_anomaly_score}'\"\n",
+            sb_printf(b,
+                      "SecRuleUpdateActionById %s \"setvar:'tx.parapet_log_%s=+%%{tx.%s_anomaly_score}'\"\n",
                       it, k->outbound ? "out" : "in", sev);
             *(k->outbound ? count_out : count_in) = true;
         }
@@ -481,32 +478,34 @@ static void render_decision(struct strbuf *b, bool outbound, const char *subtrac
     sb_printf(b, "# blocking decision without the log-only protections (replaces CRS %s)\n",
               outbound ? "959100" : "949110");
     sb_printf(b, "SecRuleRemoveById %s\n", outbound ? "959100" : "949110");
-    sb_printf(b, "SecAction \"id:%d,phase:%d,pass,nolog,t:none,setvar:'tx.parapet_%s=%%{tx.%s}'%s\"\n",
-              id, phase, dir, outbound ? "outbound_anomaly_score" : "anomaly_score", subtract);
+    sb_printf(b, "SecAction \"id:%d,phase:%d,pass,nolog,t:none,setvar:'tx.parapet_%s=%%{tx.%s}'%s\"\n", id,
+              phase, dir, outbound ? "outbound_anomaly_score" : "anomaly_score", subtract);
     if (counted)
-        sb_printf(b, "SecRule TX:PARAPET_LOG_%s \"@gt 0\" \"id:%d,phase:%d,pass,nolog,t:none,"
+        sb_printf(b,
+                  "SecRule TX:PARAPET_LOG_%s \"@gt 0\" \"id:%d,phase:%d,pass,nolog,t:none,"
                   "setvar:'tx.parapet_%s=-%%{tx.parapet_log_%s}'\"\n",
                   outbound ? "OUT" : "IN", id + 1, phase, dir, outbound ? "out" : "in");
-    sb_printf(b, "SecRule TX:PARAPET_%s \"@ge %%{tx.%s_anomaly_score_threshold}\" \"id:%d,phase:%d,"
+    sb_printf(b,
+              "SecRule TX:PARAPET_%s \"@ge %%{tx.%s_anomaly_score_threshold}\" \"id:%d,phase:%d,"
               "deny,status:403,log,auditlog,t:none,msg:'%s Anomaly Score Exceeded "
               "(log-only protections left out)',tag:'parapet/owasp'\"\n",
-              outbound ? "OUTBOUND" : "INBOUND", dir, id + 2, phase,
-              outbound ? "Outbound" : "Inbound");
+              outbound ? "OUTBOUND" : "INBOUND", dir, id + 2, phase, outbound ? "Outbound" : "Inbound");
 }
 
-static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key *k,
-                       const json_t *conf, const struct waf_owasp_site *site)
+static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key *k, const json_t *conf,
+                       const struct waf_owasp_site *site)
 {
     if (!key_on(conf))
         return;
     const char *name = k->name;
     if (k->own_rx) {
-        bool body = !strcmp(name, "xxe_injection") || !strcmp(name, "ssi") ||
-                    !strcmp(name, "coldfusion_injection");
-        sb_printf(b, "SecRule %s%s \"@rx %s\" \"id:%d,phase:2,%s,t:none,t:urlDecodeUni,"
+        bool body =
+            !strcmp(name, "xxe_injection") || !strcmp(name, "ssi") || !strcmp(name, "coldfusion_injection");
+        sb_printf(b,
+                  "SecRule %s%s \"@rx %s\" \"id:%d,phase:2,%s,t:none,t:urlDecodeUni,"
                   "msg:'parapet owasp %s',tag:'parapet/owasp/%s'\"\n",
-                  OWN_VARS_ARGS, body ? "|REQUEST_BODY" : "", k->own_rx,
-                  WAF_OWASP_ID_BASE + 100 + (int)idx, disruptive(conf), name, name);
+                  OWN_VARS_ARGS, body ? "|REQUEST_BODY" : "", k->own_rx, WAF_OWASP_ID_BASE + 100 + (int)idx,
+                  disruptive(conf), name, name);
         return;
     }
     const json_t *allowed = json_object_get(conf, "allowed_domains");
@@ -515,7 +514,8 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
     if (!strcmp(name, "port_security")) {
         if (!site || !site->port)
             return;
-        sb_printf(b, "SecRule REQUEST_HEADERS:Host \"@rx :([0-9]+)\\z\" \"id:%d,phase:1,deny,"
+        sb_printf(b,
+                  "SecRule REQUEST_HEADERS:Host \"@rx :([0-9]+)\\z\" \"id:%d,phase:1,deny,"
                   "status:400,log,auditlog,t:none,capture,msg:'parapet owasp port_security: "
                   "Host names another port',tag:'parapet/owasp/port_security',chain\"\n"
                   "SecRule TX:1 \"!@eq %u\" \"t:none\"\n",
@@ -523,11 +523,13 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
     } else if (!strcmp(name, "anti_leech")) {
         url_host_rx(&rx, domain, allowed, false);
         int empty_ok = json_integer_value(json_object_get(conf, "allow_empty")) == 1;
-        sb_printf(b, "SecRule REQUEST_HEADERS:Referer \"!@rx %s%s\" \"id:%d,phase:1,%s,t:none,"
+        sb_printf(b,
+                  "SecRule REQUEST_HEADERS:Referer \"!@rx %s%s\" \"id:%d,phase:1,%s,t:none,"
                   "msg:'parapet owasp anti_leech: foreign Referer',tag:'parapet/owasp/anti_leech'\"\n",
                   empty_ok ? "\\A\\z|" : "", sb_text(&rx), WAF_OWASP_ID_BASE + 20, disruptive(conf));
         if (!empty_ok)
-            sb_printf(b, "SecRule &REQUEST_HEADERS:Referer \"@eq 0\" \"id:%d,phase:1,%s,t:none,"
+            sb_printf(b,
+                      "SecRule &REQUEST_HEADERS:Referer \"@eq 0\" \"id:%d,phase:1,%s,t:none,"
                       "msg:'parapet owasp anti_leech: no Referer',tag:'parapet/owasp/anti_leech'\"\n",
                       WAF_OWASP_ID_BASE + 21, disruptive(conf));
     } else if (!strcmp(name, "csrf")) {
@@ -536,7 +538,8 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
         sb_add(b, "SecRule REQUEST_METHOD \"@rx \\A(?:");
         for (size_t i = 0; i < json_array_size(methods); i++)
             sb_printf(b, "%s%s", i ? "|" : "", json_string_value(json_array_get(methods, i)));
-        sb_printf(b, ")\\z\" \"id:%d,phase:1,%s,t:none,msg:'parapet owasp csrf: foreign Origin or "
+        sb_printf(b,
+                  ")\\z\" \"id:%d,phase:1,%s,t:none,msg:'parapet owasp csrf: foreign Origin or "
                   "Referer',tag:'parapet/owasp/csrf',chain\"\n",
                   WAF_OWASP_ID_BASE + 30, disruptive(conf));
         if (json_array_size(paths)) {
@@ -552,7 +555,8 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
                   sb_text(&rx));
     } else if (!strcmp(name, "unvalidated_redirects")) {
         url_host_rx(&rx, domain, allowed, true);
-        sb_printf(b, "SecRule RESPONSE_HEADERS:Location \"@rx (?i)\\A(?:[a-z][a-z0-9+.-]*:)?//\" "
+        sb_printf(b,
+                  "SecRule RESPONSE_HEADERS:Location \"@rx (?i)\\A(?:[a-z][a-z0-9+.-]*:)?//\" "
                   "\"id:%d,phase:3,%s,t:none,msg:'parapet owasp unvalidated_redirects: redirect to a "
                   "foreign host',tag:'parapet/owasp/unvalidated_redirects',chain\"\n"
                   "SecRule RESPONSE_HEADERS:Location \"!@rx %s\" \"t:none\"\n",
@@ -561,8 +565,7 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
     sb_free(&rx);
 }
 
-char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err,
-                       size_t errlen)
+char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err, size_t errlen)
 {
     struct strbuf b = {0}, sub_in = {0}, sub_out = {0};
     sb_add(&b, "# parapet OWASP protections of one domain port (after the Core Rule Set)\n");
@@ -584,8 +587,7 @@ char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, 
         if (!conf)
             conf = dflt;
         if (keys[i].nginx)
-            sb_printf(&b, "# %s: %s, carried out by nginx\n", keys[i].name,
-                      key_on(conf) ? "on" : "off");
+            sb_printf(&b, "# %s: %s, carried out by nginx\n", keys[i].name, key_on(conf) ? "on" : "off");
         else if (keys[i].crs_ids)
             render_crs_key(&b, &keys[i], conf, &sub_in, &sub_out, &count_in, &count_out);
         else if (!is_whitelist(&keys[i]))

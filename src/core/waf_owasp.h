@@ -29,18 +29,18 @@ enum {
 };
 
 struct waf_owasp_key {
-    const char *name;         /* the API's key */
+    const char *name; /* the API's key */
     enum waf_owasp_type type;
-    const char *event_name;   /* attack_type of WAF events (B.4.20: sqli, oscmd, webscanner) */
-    const char *crs_file;     /* CRS rules file of the group, NULL: parapet's own rule or nginx */
+    const char *event_name; /* attack_type of WAF events (B.4.20: sqli, oscmd, webscanner) */
+    const char *crs_file;   /* CRS rules file of the group, NULL: parapet's own rule or nginx */
     /* CRS rule ids, "ID" or "LO-HI" items split by spaces: removed when the
      * key is off. An item with ":critical"/":error" is a detection rule whose
      * match adds that anomaly score; log mode counts those matches. */
     const char *crs_ids;
-    const char *score_var;    /* CRS per-category score; log mode subtracts it */
-    int outbound;             /* 1: response rules (blocking in phase 4) */
-    const char *own_rx;       /* parapet's own detection regex (general keys the CRS lacks) */
-    int nginx;                /* 1: carried out by nginx, no ModSecurity text */
+    const char *score_var; /* CRS per-category score; log mode subtracts it */
+    int outbound;          /* 1: response rules (blocking in phase 4) */
+    const char *own_rx;    /* parapet's own detection regex (general keys the CRS lacks) */
+    int nginx;             /* 1: carried out by nginx, no ModSecurity text */
 };
 
 /* The 23 keys in the document's order; *n gets their number. */
@@ -65,16 +65,15 @@ int waf_owasp_apply(json_t *config, const char *key, const json_t *body, char *e
 
 /* What the renderer needs to know of the domain port. */
 struct waf_owasp_site {
-    const char *domain;             /* its domain name (own host for referer checks), or NULL */
-    unsigned port;                  /* its port (port_security), or 0 */
-    const char *const *whitelist;   /* AppShield white list: addresses and CIDR blocks */
+    const char *domain;           /* its domain name (own host for referer checks), or NULL */
+    unsigned port;                /* its port (port_security), or 0 */
+    const char *const *whitelist; /* AppShield white list: addresses and CIDR blocks */
     size_t whitelist_len;
 };
 
 /* The ModSecurity text for one domain port, to load after the CRS files
  * (malloc'd). NULL with err when a whitelist entry is not an address or
  * block. */
-char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err,
-                       size_t errlen);
+char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err, size_t errlen);
 
 #endif

@@ -5,9 +5,11 @@
  * too, and the literal operators (@contains, @streq, ...) have no escapes of
  * their own; any operator expands %{...} macros. So: "%{" and control
  * characters are refused in every value; a literal value holding '"' or '\'
- * is matched with @rx on the value with every byte other than letters,
- * digits and non-ASCII written \xHH; a user's regex has its quotes written
- * \x22 (\E\x22\Q inside \Q...\E) and never ends in a backslash. The action
+ * (or '%': the lexer mishandles "...%" before the closing quote) is matched
+ * with @rx on the value with every byte other than letters, digits and
+ * non-ASCII written \xHH; a user's regex has its quotes and percent signs
+ * written \x22 and \x25 (\E\x22\Q inside \Q...\E) and never ends in a
+ * backslash. The action
  * list holds no client text but the redirect URL, whose characters are
  * restricted. */
 #include "core/waf_rule.h"
@@ -29,9 +31,9 @@ enum kind { K_TEXT, K_METHOD, K_IP, K_COUNTRY };
 
 struct field_def {
     const char *name;
-    const char *var;    /* ModSecurity variable; ":NAME" is appended when named */
-    bool named;         /* needs "name" */
-    int phase;          /* 2 when the value needs the request body */
+    const char *var; /* ModSecurity variable; ":NAME" is appended when named */
+    bool named;      /* needs "name" */
+    int phase;       /* 2 when the value needs the request body */
     enum kind kind;
     const char *xforms; /* transformations after t:none */
 };
@@ -54,12 +56,13 @@ static const struct field_def fields[] = {
     {"cookie", "REQUEST_COOKIES", true, 1, K_TEXT, ""},
     {"cookie_names", "REQUEST_COOKIES_NAMES", false, 1, K_TEXT, ""},
 };
-#define FIELD_LIST "uri, path, query, args, arg, arg_names, body, method, source_ip, country, " \
-                   "headers, header, header_names, cookies, cookie, cookie_names"
+#define FIELD_LIST                                                                                           \
+    "uri, path, query, args, arg, arg_names, body, method, source_ip, country, "                             \
+    "headers, header, header_names, cookies, cookie, cookie_names"
 
 enum op { OP_CONTAINS, OP_EQUALS, OP_BEGINS, OP_ENDS, OP_REGEX, OP_IN, OP_IP };
 static const char *const op_names[] = {"contains", "equals", "begins_with", "ends_with",
-                                       "regex", "in", "ip_match"};
+                                       "regex",    "in",     "ip_match"};
 static const char *const op_msc[] = {"@contains", "@streq", "@beginsWith", "@endsWith"};
 #define OP_LIST "contains, equals, begins_with, ends_with, regex, in, ip_match"
 
@@ -112,14 +115,14 @@ static int get_switch(const json_t *obj, const char *key, int dflt, const char *
 }
 
 /* Refuses members other than those listed. */
-static int only_members(const json_t *obj, const char *const *allowed, size_t n, const char *path,
-                        char *err, size_t errlen)
+static int only_members(const json_t *obj, const char *const *allowed, size_t n, const char *path, char *err,
+                        size_t errlen)
 {
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)obj, key, v) {
+    json_object_foreach ((json_t *)obj, key, v) {
         if (find_name(allowed, n, key) < 0) {
-            fail(err, errlen, "%s%s: is not a member of %s", path, key,
+            fail(err, errlen, "%s%.64s: is not a member of %s", path, key,
                  *path ? "a condition" : "a custom rule");
             return -1;
         }
@@ -129,8 +132,7 @@ static int only_members(const json_t *obj, const char *const *allowed, size_t n,
 
 /* A name or description: a string of min..max characters without control
  * characters. */
-static int check_label(const json_t *v, const char *key, size_t min, size_t max, char *err,
-                       size_t errlen)
+static int check_label(const json_t *v, const char *key, size_t min, size_t max, char *err, size_t errlen)
 {
     if (!json_is_string(v)) {
         fail(err, errlen, "%s: must be a string", key);
@@ -239,8 +241,7 @@ static json_t *canon_value(const json_t *v, const struct field_def *f, enum op o
 
 static json_t *canon_condition(const json_t *c, size_t i, char *err, size_t errlen)
 {
-    static const char *const members[] = {"field", "name", "operator", "value", "negate",
-                                          "ignore_case"};
+    static const char *const members[] = {"field", "name", "operator", "value", "negate", "ignore_case"};
     char path[48];
     snprintf(path, sizeof path, "conditions[%zu].", i);
     char p[80];
@@ -337,8 +338,7 @@ static json_t *canon_condition(const json_t *c, size_t i, char *err, size_t errl
         }
     } else {
         if (json_is_array(jv)) {
-            fail(err, errlen, "%s: must be a string with operator %s (arrays go with in)", p,
-                 op_names[op]);
+            fail(err, errlen, "%s: must be a string with operator %s (arrays go with in)", p, op_names[op]);
             return NULL;
         }
         value = canon_value(jv, f, (enum op)op, p, err, errlen);
@@ -368,9 +368,12 @@ static int check_redirect_url(const json_t *v, char *err, size_t errlen)
         return -1;
     }
     for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c <= 0x20 || *c >= 0x7f || strchr("'\"\\`<>{}|^", *c)) {
-            fail(err, errlen, "redirect_url: must not contain spaces, quotes, backslashes or "
-                              "the characters `<>{}|^ (percent-encode them)");
+        /* libmodsecurity 3.0.9 reads any '%' in an action as a macro and
+         * refuses the rule, so percent-encoding cannot be carried either. */
+        if (*c <= 0x20 || *c >= 0x7f || strchr("'\"\\`<>{}|^%", *c)) {
+            fail(err, errlen,
+                 "redirect_url: must not contain spaces, quotes, backslashes, '%%' "
+                 "or the characters `<>{}|^ (ModSecurity's redirect cannot carry them)");
             return -1;
         }
     }
@@ -379,8 +382,8 @@ static int check_redirect_url(const json_t *v, char *err, size_t errlen)
 
 json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
 {
-    static const char *const members[] = {"rule_name", "description", "enable", "conditions",
-                                          "action", "status", "redirect_url"};
+    static const char *const members[] = {"rule_name", "description", "enable",      "conditions",
+                                          "action",    "status",      "redirect_url"};
     if (!json_is_object(body)) {
         fail(err, errlen, "body: must be a JSON object (a custom rule)");
         return NULL;
@@ -403,8 +406,7 @@ json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
     const json_t *conds = json_object_get(body, "conditions");
     size_t nc = json_array_size(conds);
     if (!json_is_array(conds) || nc < 1 || nc > WAF_RULE_CONDITIONS_MAX) {
-        fail(err, errlen, "conditions: must be an array of 1 to %d conditions",
-             WAF_RULE_CONDITIONS_MAX);
+        fail(err, errlen, "conditions: must be an array of 1 to %d conditions", WAF_RULE_CONDITIONS_MAX);
         return NULL;
     }
     const json_t *ja = json_object_get(body, "action");
@@ -452,8 +454,8 @@ json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
         json_array_append_new(cl, c);
     }
     json_t *out = json_pack("{s:O,s:s,s:i,s:o,s:s}", "rule_name", name, "description",
-                            desc ? json_string_value(desc) : "", "enable", enable, "conditions", cl,
-                            "action", actions[action]);
+                            desc ? json_string_value(desc) : "", "enable", enable, "conditions", cl, "action",
+                            actions[action]);
     if (action == 0)
         json_object_set_new(out, "status", json_integer(status));
     if (action == 3)
@@ -476,22 +478,22 @@ static int rx_quote_user(struct strbuf *b, const char *re)
                 sb_add(b, "\\E");
                 p++;
                 in_q = false;
-            } else if (*p == '"') {
-                sb_add(b, "\\E\\x22\\Q");
+            } else if (*p == '"' || *p == '%') {
+                sb_printf(b, "\\E\\x%02x\\Q", *p);
             } else {
                 sb_add(b, c);
             }
             continue;
         }
-        if (*p == '"') {
-            sb_add(b, "\\x22");
+        if (*p == '"' || *p == '%') {
+            sb_printf(b, "\\x%02x", *p);
         } else if (*p == '\\') {
             if (!p[1])
                 return -1;
-            if (p[1] == '"') {
-                sb_add(b, "\\x22");
+            if (p[1] == '"' || p[1] == '%') {
+                sb_printf(b, "\\x%02x", p[1]);
             } else if (p[1] == 'c') {
-                if (!p[2] || p[2] == '"')
+                if (!p[2] || p[2] == '"' || p[2] == '%')
                     return -1;
                 c[1] = p[1];
                 c[2] = p[2];
@@ -512,8 +514,7 @@ static int rx_quote_user(struct strbuf *b, const char *re)
 }
 
 /* The operator text of one condition (without the surrounding quotes). */
-static int operator_text(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f,
-                         bool icase)
+static int operator_text(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f, bool icase)
 {
     const json_t *v = json_object_get(c, "value");
     if (json_integer_value(json_object_get(c, "negate")))
@@ -545,7 +546,7 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
             sb_add(b, "(?:)");
         return 0;
     }
-    if (strpbrk(s, "\"\\")) {
+    if (strpbrk(s, "\"\\%")) {
         sb_printf(b, "@rx %s%s", icase ? "(?i)" : "", op == OP_EQUALS || op == OP_BEGINS ? "\\A" : "");
         waf_rx_literal(b, s);
         if (op == OP_EQUALS || op == OP_ENDS)
@@ -628,12 +629,8 @@ char *waf_rule_compile(const json_t *rule, unsigned slot, char *err, size_t errl
                 sb_printf(&b, "deny,status:%d,log,auditlog,",
                           (int)json_integer_value(json_object_get(rule, "status")));
                 break;
-            case 1:
-                sb_add(&b, "allow,nolog,");
-                break;
-            case 2:
-                sb_add(&b, "pass,log,auditlog,");
-                break;
+            case 1: sb_add(&b, "allow,nolog,"); break;
+            case 2: sb_add(&b, "pass,log,auditlog,"); break;
             default:
                 sb_printf(&b, "redirect:'%s',log,auditlog,",
                           json_string_value(json_object_get(rule, "redirect_url")));

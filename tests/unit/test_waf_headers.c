@@ -67,17 +67,17 @@ TEST(mode_sets)
               "max-age=63072000; includeSubDomains; preload");
     CHECK_STR(json_string_value(json_object_get(s, "X-Frame-Options")), "DENY");
     CHECK_STR(json_string_value(json_object_get(s, "Referrer-Policy")), "no-referrer");
-    CHECK(strncmp(json_string_value(json_object_get(s, "Content-Security-Policy")),
-                  "default-src 'self';", 19) == 0);
+    CHECK(strncmp(json_string_value(json_object_get(s, "Content-Security-Policy")), "default-src 'self';",
+                  19) == 0);
     json_decref(s);
     CHECK(waf_headers_set("paranoid", NULL) == NULL);
     /* every built-in value passes the custom rules unchanged */
     static const char *const members[] = {"strict_transport_security", "x_frame_options",
-                                          "x_content_type_options", "referrer_policy",
-                                          "content_security_policy", "permissions_policy"};
+                                          "x_content_type_options",    "referrer_policy",
+                                          "content_security_policy",   "permissions_policy"};
     static const char *const names[] = {"Strict-Transport-Security", "X-Frame-Options",
-                                        "X-Content-Type-Options", "Referrer-Policy",
-                                        "Content-Security-Policy", "Permissions-Policy"};
+                                        "X-Content-Type-Options",    "Referrer-Policy",
+                                        "Content-Security-Policy",   "Permissions-Policy"};
     for (int m = 0; m < 3; m++) {
         s = waf_headers_set(m == 0 ? "low" : m == 1 ? "standard" : "strict", NULL);
         for (int i = 0; i < 6; i++) {
@@ -98,10 +98,15 @@ TEST(custom_values)
     CHECK_STR(custom_value("strict_transport_security", "max-age=600; preload"),
               "ERR custom.strict_transport_security: preload needs includeSubDomains and a max-age "
               "of at least 31536000 (one year)");
-    static const char *bad_hsts[] = {"includeSubDomains", "max-age=", "max-age=-1", "max-age=1e5",
-                                     "max-age=315360001", "max-age=1; max-age=2",
+    static const char *bad_hsts[] = {"includeSubDomains",
+                                     "max-age=",
+                                     "max-age=-1",
+                                     "max-age=1e5",
+                                     "max-age=315360001",
+                                     "max-age=1; max-age=2",
                                      "max-age=1; includeSubDomains; includeSubDomains",
-                                     "max-age=1; nosuch", "max-age=1;;"};
+                                     "max-age=1; nosuch",
+                                     "max-age=1;;"};
     for (size_t i = 0; i < sizeof bad_hsts / sizeof bad_hsts[0]; i++)
         CHECK_STR(custom_value("strict_transport_security", bad_hsts[i]),
                   "ERR custom.strict_transport_security: must be \"max-age=SECONDS\" (0 to "
@@ -110,15 +115,19 @@ TEST(custom_values)
     CHECK_STR(custom_value("x_frame_options", "ALLOW-FROM https://a.example"),
               "ERR custom.x_frame_options: must be DENY or SAMEORIGIN");
     CHECK_STR(custom_value("x_content_type_options", "NoSniff"), "nosniff");
-    CHECK_STR(custom_value("x_content_type_options", "sniff"), "ERR custom.x_content_type_options: must be nosniff");
+    CHECK_STR(custom_value("x_content_type_options", "sniff"),
+              "ERR custom.x_content_type_options: must be nosniff");
     CHECK_STR(custom_value("referrer_policy", "No-Referrer ,strict-origin"), "no-referrer, strict-origin");
     CHECK(strncmp(custom_value("referrer_policy", "origin, nosuch"),
                   "ERR custom.referrer_policy: must be a comma-separated list of no-referrer,", 73) == 0);
     CHECK(strncmp(custom_value("referrer_policy", "origin,"), "ERR ", 4) == 0);
     CHECK_STR(custom_value("content_security_policy", "default-src 'self' https://cdn.example; img-src *"),
               "default-src 'self' https://cdn.example; img-src *");
-    static const char *bad_text[] = {"default-src 'self'\r\nSet-Cookie: a=b", "default-src\t'self'",
-                                     " default-src 'self'", "default-src $host", "img-src \\x",
+    static const char *bad_text[] = {"default-src 'self'\r\nSet-Cookie: a=b",
+                                     "default-src\t'self'",
+                                     " default-src 'self'",
+                                     "default-src $host",
+                                     "img-src \\x",
                                      "img-src caf\xc3\xa9"};
     for (size_t i = 0; i < sizeof bad_text / sizeof bad_text[0]; i++)
         CHECK_STR(custom_value("content_security_policy", bad_text[i]),
@@ -136,7 +145,8 @@ TEST(custom_values)
     CHECK_STR(custom_value("permissions_policy", "geolocation=(self \"https://a.example\"), camera=()"),
               "geolocation=(self \"https://a.example\"), camera=()");
     CHECK(strncmp(custom_value("permissions_policy", "geolocation"),
-                  "ERR custom.permissions_policy: must be a comma-separated list of feature=allowlist", 80) == 0);
+                  "ERR custom.permissions_policy: must be a comma-separated list of feature=allowlist",
+                  80) == 0);
     CHECK(strncmp(custom_value("permissions_policy", "camera=()\n"), "ERR ", 4) == 0);
     CHECK_STR(custom_value("permissions_policy", ""), ""); /* not sent */
 }
@@ -158,8 +168,10 @@ TEST(post_and_get)
     CHECK_STR(post(st, "{\"mode\":\"max\"}"), "mode: must be one of low, standard, strict, custom");
     CHECK_STR(post(st, "{\"other\":1}"), "other: is not a member (status, mode, custom)");
     CHECK_STR(post(st, "{\"custom\":[]}"), "custom: must be an object");
-    CHECK_STR(post(st, "{\"custom\":{\"server\":\"x\"}}"), "custom.server: is not a header of a custom policy");
-    CHECK_STR(post(st, "{\"custom\":{\"x_frame_options\":1}}"), "custom.x_frame_options: must be a string (\"\" for not sent)");
+    CHECK_STR(post(st, "{\"custom\":{\"server\":\"x\"}}"),
+              "custom.server: is not a header of a custom policy");
+    CHECK_STR(post(st, "{\"custom\":{\"x_frame_options\":1}}"),
+              "custom.x_frame_options: must be a string (\"\" for not sent)");
     /* all or nothing */
     json_t *before = json_deep_copy(st);
     CHECK(*post(st, "{\"status\":1,\"custom\":{\"x_frame_options\":\"x\"}}"));
@@ -175,7 +187,8 @@ TEST(post_and_get)
     CHECK_STR(post(st, "{\"mode\":\"custom\",\"custom\":{\"strict_transport_security\":\"\","
                        "\"x_frame_options\":\"deny\",\"x_content_type_options\":\"\","
                        "\"referrer_policy\":\"\",\"content_security_policy\":\"\","
-                       "\"permissions_policy\":\"\"}}"), "");
+                       "\"permissions_policy\":\"\"}}"),
+              "");
     v = waf_headers_view(st);
     CHECK_STR(dump(json_object_get(v, "headers")), "{\"X-Frame-Options\":\"DENY\"}");
     CHECK_STR(json_string_value(json_object_get(json_object_get(v, "custom"), "x_frame_options")), "DENY");

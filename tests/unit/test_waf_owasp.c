@@ -16,8 +16,9 @@
 #include "unit.h"
 
 #define CRS_DIR "/usr/share/modsecurity-crs/rules"
-#define CRS_PRELUDE "SecRuleEngine On\nInclude /etc/modsecurity/crs/crs-setup.conf\n" \
-                    "Include " CRS_DIR "/*.conf\n"
+#define CRS_PRELUDE                                                                                          \
+    "SecRuleEngine On\nInclude /etc/modsecurity/crs/crs-setup.conf\n"                                        \
+    "Include " CRS_DIR "/*.conf\n"
 
 static char err[512];
 
@@ -85,7 +86,7 @@ static RulesSet *load(const char *text)
 
 struct req {
     const char *method, *uri, *ip, *host;
-    const char *h[3][2]; /* extra request headers */
+    const char *h[3][2];  /* extra request headers */
     const char *location; /* response Location (a 302 answer), or NULL */
 };
 
@@ -142,7 +143,7 @@ static RulesSet *rendered(const json_t *cfg, const struct waf_owasp_site *s)
     return rs;
 }
 
-#define XSS "/?q=%3Cscript%3Ealert(1)%3C/script%3E"
+#define XSS  "/?q=%3Cscript%3Ealert(1)%3C/script%3E"
 #define SQLI "/?id=1%27%20or%20%271%27=%271"
 
 TEST(table_and_defaults)
@@ -180,7 +181,8 @@ TEST(table_and_defaults)
     CHECK_INT(json_integer_value(json_object_get(view, "enable")), 1);
     CHECK_INT(json_array_size(list), 23);
     char *s = json_dumps(json_array_get(list, 0), JSON_COMPACT);
-    CHECK_STR(s, "{\"name\":\"coldfusion_injection\",\"type\":\"general\",\"enable\":1,\"action\":\"block\"}");
+    CHECK_STR(s,
+              "{\"name\":\"coldfusion_injection\",\"type\":\"general\",\"enable\":1,\"action\":\"block\"}");
     free(s);
     s = json_dumps(json_array_get(list, 21), JSON_COMPACT);
     CHECK_STR(s, "{\"name\":\"whitelist_bypass\",\"type\":\"advanced1\",\"enable\":1,\"read_only\":1}");
@@ -207,28 +209,35 @@ TEST(validators)
         {NULL, "[]", "body: must be an object holding at least one OWASP key"},
         {NULL, "{\"nosuch\":{}}", "nosuch: is not an OWASP key"},
         {NULL, "{\"whitelist_bypass\":{\"enable\":0}}", "whitelist_bypass: is read only"},
-        {NULL, "{\"anti_leech\":{\"enable\":1}}", "anti_leech: is set through PUT .../owasp/action-switch/anti_leech"},
+        {NULL, "{\"anti_leech\":{\"enable\":1}}",
+         "anti_leech: is set through PUT .../owasp/action-switch/anti_leech"},
         {NULL, "{\"csrf\":{\"enable\":1}}", "csrf: is set through PUT .../owasp/action-switch/csrf"},
         {NULL, "{\"xss\":1}", "xss: must be an object"},
         {NULL, "{\"xss\":{\"enable\":2}}", "xss.enable: must be 0 or 1"},
         {NULL, "{\"xss\":{\"action\":\"drop\"}}", "xss.action: must be block or log"},
         {NULL, "{\"xss\":{\"level\":1}}", "xss.level: is not a member of a general configuration"},
-        {NULL, "{\"encryption\":{\"action\":\"log\"}}", "encryption.action: is not a member of a simple1 configuration"},
-        {NULL, "{\"unvalidated_redirects\":{\"allowed_domains\":[]}}", "unvalidated_redirects.allowed_domains: is not a member of a simple2 configuration"},
+        {NULL, "{\"encryption\":{\"action\":\"log\"}}",
+         "encryption.action: is not a member of a simple1 configuration"},
+        {NULL, "{\"unvalidated_redirects\":{\"allowed_domains\":[]}}",
+         "unvalidated_redirects.allowed_domains: is not a member of a simple2 configuration"},
         {"xss", "{}", "key: must be anti_leech, csrf or unvalidated_redirects"},
         {"whitelist_bypass", "{}", "key: must be anti_leech, csrf or unvalidated_redirects"},
         {"anti_leech", "[1]", "body: must be an object"},
-        {"anti_leech", "{\"allowed_domains\":\"a.example\"}", "allowed_domains: must be an array of at most 64 domain names"},
+        {"anti_leech", "{\"allowed_domains\":\"a.example\"}",
+         "allowed_domains: must be an array of at most 64 domain names"},
         {"anti_leech", "{\"allowed_domains\":[\"a..example\"]}", NULL},
         {"anti_leech", "{\"allowed_domains\":[3]}", "allowed_domains[0]: must be a string"},
         {"anti_leech", "{\"allow_empty\":\"1\"}", "allow_empty: must be 0 or 1"},
         {"anti_leech", "{\"paths\":[]}", "paths: is not a member of a advanced1 configuration"},
         {"csrf", "{\"allow_empty\":1}", "allow_empty: is not a member of a advanced2 configuration"},
-        {"csrf", "{\"paths\":[\"api\"]}", "paths[0]: must be a path prefix starting with '/', 1 to 256 printable characters without spaces"},
-        {"csrf", "{\"paths\":[\"/a b\"]}", "paths[0]: must be a path prefix starting with '/', 1 to 256 printable characters without spaces"},
+        {"csrf", "{\"paths\":[\"api\"]}",
+         "paths[0]: must be a path prefix starting with '/', 1 to 256 printable characters without spaces"},
+        {"csrf", "{\"paths\":[\"/a b\"]}",
+         "paths[0]: must be a path prefix starting with '/', 1 to 256 printable characters without spaces"},
         {"csrf", "{\"methods\":[]}", "methods: must be an array of 1 to 4 of POST, PUT, PATCH, DELETE"},
         {"csrf", "{\"methods\":[\"GET\"]}", "methods[0]: must be one of POST, PUT, PATCH, DELETE, once"},
-        {"csrf", "{\"methods\":[\"post\",\"POST\"]}", "methods[1]: must be one of POST, PUT, PATCH, DELETE, once"},
+        {"csrf", "{\"methods\":[\"post\",\"POST\"]}",
+         "methods[1]: must be one of POST, PUT, PATCH, DELETE, once"},
     };
     json_t *before = json_deep_copy(cfg);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -242,16 +251,22 @@ TEST(validators)
     CHECK(*apply(cfg, NULL, "{\"sql_injection\":{\"enable\":0},\"xss\":{\"action\":\"x\"}}"));
     CHECK(json_equal(cfg, before));
     /* good bodies */
-    CHECK_STR(apply(cfg, NULL, "{\"xss\":{\"action\":\"log\"},\"encryption\":{\"enable\":1},"
-                               "\"unvalidated_redirects\":{\"enable\":1,\"action\":\"log\"}}"), "");
-    CHECK_STR(apply(cfg, "anti_leech", "{\"enable\":1,\"allowed_domains\":[\"*.CDN.example\",\"bücher.example\"],"
-                                       "\"allow_empty\":0}"), "");
-    CHECK_STR(apply(cfg, "csrf", "{\"enable\":1,\"paths\":[\"/api/\"],\"methods\":[\"delete\",\"post\"]}"), "");
+    CHECK_STR(apply(cfg, NULL,
+                    "{\"xss\":{\"action\":\"log\"},\"encryption\":{\"enable\":1},"
+                    "\"unvalidated_redirects\":{\"enable\":1,\"action\":\"log\"}}"),
+              "");
+    CHECK_STR(apply(cfg, "anti_leech",
+                    "{\"enable\":1,\"allowed_domains\":[\"*.CDN.example\",\"bücher.example\"],"
+                    "\"allow_empty\":0}"),
+              "");
+    CHECK_STR(apply(cfg, "csrf", "{\"enable\":1,\"paths\":[\"/api/\"],\"methods\":[\"delete\",\"post\"]}"),
+              "");
     CHECK_STR(apply(cfg, "unvalidated_redirects", NULL), ""); /* no body: no change */
     json_t *a = json_object_get(cfg, "attacks");
     CHECK_STR(json_string_value(json_object_get(json_object_get(a, "xss"), "action")), "log");
     CHECK_INT(json_integer_value(json_object_get(json_object_get(a, "xss"), "enable")), 1);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "unvalidated_redirects"), "action")), "log");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "unvalidated_redirects"), "action")),
+              "log");
     char *s = json_dumps(json_object_get(a, "anti_leech"), JSON_COMPACT);
     CHECK_STR(s, "{\"enable\":1,\"action\":\"block\",\"allowed_domains\":[\"*.cdn.example\","
                  "\"xn--bcher-kva.example\"],\"allow_empty\":0}");
@@ -266,8 +281,10 @@ TEST(validators)
 TEST(render_text)
 {
     json_t *cfg = waf_owasp_default();
-    CHECK_STR(apply(cfg, NULL, "{\"xss\":{\"enable\":0},\"sql_injection\":{\"action\":\"log\"},"
-                               "\"web_scanner\":{\"action\":\"log\"}}"), "");
+    CHECK_STR(apply(cfg, NULL,
+                    "{\"xss\":{\"enable\":0},\"sql_injection\":{\"action\":\"log\"},"
+                    "\"web_scanner\":{\"action\":\"log\"}}"),
+              "");
     const char *wl[] = {"192.0.2.0/24", "2001:db8::1"};
     struct waf_owasp_site s = {"www.example.com", 443, wl, 2};
     char *t = waf_owasp_render(cfg, &s, err, sizeof err);
@@ -275,7 +292,8 @@ TEST(render_text)
                          "pass,nolog,t:none,ctl:ruleEngine=Off\"\n"));
     CHECK(t && strstr(t, "# xss: off (REQUEST-941-APPLICATION-ATTACK-XSS.conf)\n"
                          "SecRuleRemoveById 941000-941999\n"));
-    CHECK(t && strstr(t, "SecRuleUpdateActionById 913100-913120 \"setvar:'tx.parapet_log_in=+%{tx.critical_anomaly_score}'\"\n"));
+    CHECK(t && strstr(t, "SecRuleUpdateActionById 913100-913120 "
+                         "\"setvar:'tx.parapet_log_in=+%{tx.critical_anomaly_score}'\"\n"));
     CHECK(t && strstr(t, "SecRuleRemoveById 949110\nSecAction \"id:20190,phase:2,pass,nolog,t:none,"
                          "setvar:'tx.parapet_inbound=%{tx.anomaly_score}',"
                          "setvar:'tx.parapet_inbound=-%{tx.sql_injection_score}'\"\n"));
@@ -312,8 +330,10 @@ TEST(crs_off_and_log_modes)
     if (!have_crs())
         return;
     json_t *cfg = waf_owasp_default();
-    CHECK_STR(apply(cfg, NULL, "{\"xss\":{\"enable\":0},\"web_scanner\":{\"action\":\"log\"},"
-                               "\"ssi\":{\"action\":\"log\"}}"), "");
+    CHECK_STR(apply(cfg, NULL,
+                    "{\"xss\":{\"enable\":0},\"web_scanner\":{\"action\":\"log\"},"
+                    "\"ssi\":{\"action\":\"log\"}}"),
+              "");
     RulesSet *rs = rendered(cfg, &site);
     CHECK_INT(run(rs, (struct req){.uri = XSS}), 0);
     CHECK_INT(run(rs, (struct req){.uri = SQLI}), 403);
@@ -323,8 +343,8 @@ TEST(crs_off_and_log_modes)
 
     CHECK_STR(apply(cfg, NULL, "{\"xss\":{\"enable\":1,\"action\":\"log\"}}"), "");
     rs = rendered(cfg, &site);
-    CHECK_INT(run(rs, (struct req){.uri = XSS}), 0);     /* logged only */
-    CHECK_INT(run(rs, (struct req){.uri = SQLI}), 403);  /* still blocked */
+    CHECK_INT(run(rs, (struct req){.uri = XSS}), 0);    /* logged only */
+    CHECK_INT(run(rs, (struct req){.uri = SQLI}), 403); /* still blocked */
     /* a scanner in log mode takes nothing away from a blocking group */
     CHECK_INT(run(rs, (struct req){.uri = SQLI, .h = {{"User-Agent", "nikto"}}}), 403);
     msc_rules_cleanup(rs);
@@ -341,33 +361,58 @@ TEST(crs_advanced_keys)
     if (!have_crs())
         return;
     json_t *cfg = waf_owasp_default();
-    CHECK_STR(apply(cfg, "anti_leech", "{\"enable\":1,\"allowed_domains\":[\"*.cdn.example\"],\"allow_empty\":0}"), "");
-    CHECK_STR(apply(cfg, "csrf", "{\"enable\":1,\"paths\":[\"/api/\"],\"allowed_domains\":[\"app.example\"]}"), "");
-    CHECK_STR(apply(cfg, "unvalidated_redirects", "{\"enable\":1,\"allowed_domains\":[\"login.example\"]}"), "");
+    CHECK_STR(
+        apply(cfg, "anti_leech", "{\"enable\":1,\"allowed_domains\":[\"*.cdn.example\"],\"allow_empty\":0}"),
+        "");
+    CHECK_STR(
+        apply(cfg, "csrf", "{\"enable\":1,\"paths\":[\"/api/\"],\"allowed_domains\":[\"app.example\"]}"), "");
+    CHECK_STR(apply(cfg, "unvalidated_redirects", "{\"enable\":1,\"allowed_domains\":[\"login.example\"]}"),
+              "");
     CHECK_STR(apply(cfg, NULL, "{\"port_security\":{\"enable\":1}}"), "");
     const char *wl[] = {"192.0.2.0/24"};
     struct waf_owasp_site s = {"www.example.com", 443, wl, 1};
     RulesSet *rs = rendered(cfg, &s);
     const char *own = "https://www.example.com/page";
     CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", own}}}), 0);
-    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "http://a.b.cdn.example:8080/x"}}}), 0);
+    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "http://a.b.cdn.example:8080/x"}}}),
+              0);
     CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://evil.test/"}}}), 403);
-    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://www.example.com.evil.test/"}}}), 403);
-    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://www.example.com@evil.test/"}}}), 403);
-    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://cdn.example/"}}}), 403); /* *.x is subdomains only */
+    CHECK_INT(
+        run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://www.example.com.evil.test/"}}}),
+        403);
+    CHECK_INT(
+        run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://www.example.com@evil.test/"}}}),
+        403);
+    CHECK_INT(run(rs, (struct req){.uri = "/img.png", .h = {{"Referer", "https://cdn.example/"}}}),
+              403);                                           /* *.x is subdomains only */
     CHECK_INT(run(rs, (struct req){.uri = "/img.png"}), 403); /* allow_empty 0 */
     /* csrf: foreign Origin on a protected path and method */
-    CHECK_INT(run(rs, (struct req){.method = "POST", .uri = "/api/x", .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}), 403);
-    CHECK_INT(run(rs, (struct req){.method = "POST", .uri = "/api/x", .h = {{"Referer", own}, {"Origin", "https://app.example"}}}), 0);
-    CHECK_INT(run(rs, (struct req){.method = "POST", .uri = "/other", .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}), 0);
-    CHECK_INT(run(rs, (struct req){.method = "GET", .uri = "/api/x", .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}), 0);
+    CHECK_INT(run(rs, (struct req){.method = "POST",
+                                   .uri = "/api/x",
+                                   .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}),
+              403);
+    CHECK_INT(run(rs, (struct req){.method = "POST",
+                                   .uri = "/api/x",
+                                   .h = {{"Referer", own}, {"Origin", "https://app.example"}}}),
+              0);
+    CHECK_INT(run(rs, (struct req){.method = "POST",
+                                   .uri = "/other",
+                                   .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}),
+              0);
+    CHECK_INT(run(rs, (struct req){.method = "GET",
+                                   .uri = "/api/x",
+                                   .h = {{"Referer", own}, {"Origin", "https://evil.test"}}}),
+              0);
     /* redirects */
-    CHECK_INT(run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "https://evil.test/"}), 403);
+    CHECK_INT(run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "https://evil.test/"}),
+              403);
     CHECK_INT(run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "//evil.test/"}), 403);
-    CHECK_INT(run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "https://login.example/a"}), 0);
+    CHECK_INT(
+        run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "https://login.example/a"}), 0);
     CHECK_INT(run(rs, (struct req){.uri = "/", .h = {{"Referer", own}}, .location = "/relative"}), 0);
     /* port_security */
-    CHECK_INT(run(rs, (struct req){.uri = "/", .host = "www.example.com:8080", .h = {{"Referer", own}}}), 400);
+    CHECK_INT(run(rs, (struct req){.uri = "/", .host = "www.example.com:8080", .h = {{"Referer", own}}}),
+              400);
     CHECK_INT(run(rs, (struct req){.uri = "/", .host = "www.example.com:443", .h = {{"Referer", own}}}), 0);
     /* white-listed addresses skip everything */
     CHECK_INT(run(rs, (struct req){.uri = XSS, .ip = "192.0.2.7"}), 0);
@@ -376,5 +421,4 @@ TEST(crs_advanced_keys)
 }
 
 UNIT_MAIN(UNIT_CASE(table_and_defaults), UNIT_CASE(validators), UNIT_CASE(render_text),
-          UNIT_CASE(crs_defaults_block), UNIT_CASE(crs_off_and_log_modes),
-          UNIT_CASE(crs_advanced_keys))
+          UNIT_CASE(crs_defaults_block), UNIT_CASE(crs_off_and_log_modes), UNIT_CASE(crs_advanced_keys))

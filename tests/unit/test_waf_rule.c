@@ -65,8 +65,7 @@ static void quiet(void *data, const void *msg)
 
 /* Runs one GET request through libmodsecurity with `rules` loaded: the HTTP
  * status of the intervention (0 when none); *redirect gets the URL. */
-static int run(const char *rules, const char *uri, const char *header, const char *hvalue,
-               const char *ip)
+static int run(const char *rules, const char *uri, const char *header, const char *hvalue, const char *ip)
 {
     static ModSecurity *m;
     if (!m) {
@@ -157,15 +156,16 @@ TEST(each_action)
 TEST(escaping_is_safe)
 {
     static const char *values[] = {
-        "a\\\"b",                                      /* a"b — quote */
-        "a\\\\b",                                      /* a\b — backslash */
-        "x\\\" \\\"id:1,phase:1,allow\\\"",            /* x" "id:1,phase:1,allow" */
-        "end\\\\",                                     /* end\ — a final backslash */
-        "q'uote,deny",                                 /* single quote, comma */
+        "a\\\"b",                           /* a"b — quote */
+        "a\\\\b",                           /* a\b — backslash */
+        "x\\\" \\\"id:1,phase:1,allow\\\"", /* x" "id:1,phase:1,allow" */
+        "end\\\\",                          /* end\ — a final backslash */
+        "q'uote,deny",                      /* single quote, comma */
         " spaced ",
+        "50%", /* a final '%' upsets the lexer */
     };
-    static const char *uris[] = {"/a\"b", "/a\\b", "/x\" \"id:1,phase:1,allow\"", "/end\\",
-                                 "/q'uote,deny", "/ spaced "};
+    static const char *uris[] = {
+        "/a\"b", "/a\\b", "/x\" \"id:1,phase:1,allow\"", "/end\\", "/q'uote,deny", "/ spaced ", "/50%"};
     static const char *ops[] = {"contains", "ends_with"};
     for (size_t o = 0; o < 2; o++) {
         for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
@@ -200,6 +200,11 @@ TEST(escaping_is_safe)
     CHECK(strncmp(r, "SecRule QUERY_STRING \"@rx z\\\\(?:)\" \"id:10007,", 40) == 0);
     CHECK_INT(run(r, "/?z\\", NULL, NULL, NULL), 403);
     CHECK_INT(run(r, "/?z", NULL, NULL, NULL), 0);
+    r = compiled("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"query\",\"operator\":"
+                 "\"regex\",\"value\":\"5%\\\\Q%\"}],\"action\":\"block\"}"); /* 5%\Q% */
+    CHECK(strncmp(r, "SecRule QUERY_STRING \"@rx 5\\x25\\Q\\E\\x25\\Q\" \"id:10007,", 48) == 0);
+    CHECK_INT(run(r, "/?5%%", NULL, NULL, NULL), 403);
+    CHECK_INT(run(r, "/?5%", NULL, NULL, NULL), 0);
     /* "in" values are literals too */
     r = compiled("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"query\",\"operator\":\"in\","
                  "\"value\":[\"a.b\",\"(x)\"],\"ignore_case\":1}],\"action\":\"block\"}");
@@ -219,19 +224,19 @@ TEST(bad_regex_and_modsecurity_refusals)
                          "\"regex\",\"value\":\"a\\\\\"}],\"action\":\"block\"}"),
                  "invalid regular expression: \\ at end of pattern") != NULL);
     /* what libmodsecurity itself refuses comes back with its message */
-    CHECK(waf_msc_check(NULL, "SecRule REQUEST_URI \"@rx x\" \"id:1,phase:1,t:nosuch\"", err,
-                        sizeof err) == -1);
+    CHECK(waf_msc_check(NULL, "SecRule REQUEST_URI \"@rx x\" \"id:1,phase:1,t:nosuch\"", err, sizeof err) ==
+          -1);
     CHECK(strstr(err, "Expecting an action, got:  t:nosuch") != NULL);
     CHECK(waf_msc_check(NULL, "SecRule REQUEST_URI \"@rx x\" \"phase:1,deny\"", err, sizeof err) == -1);
     CHECK(strncmp(err, "Rules must have an ID", 21) == 0);
     CHECK(strchr(err, '\n') == NULL);
-    CHECK(waf_msc_check(NULL, "SecRule REMOTE_ADDR \"@ipMatch 2001:db8::1/128\" \"id:1,phase:1,deny\"",
-                        err, sizeof err) == -1);
+    CHECK(waf_msc_check(NULL, "SecRule REMOTE_ADDR \"@ipMatch 2001:db8::1/128\" \"id:1,phase:1,deny\"", err,
+                        sizeof err) == -1);
     CHECK(waf_msc_check("Include /nonexistent/parapet.conf\n", "", err, sizeof err) == -1);
     CHECK(strncmp(err, "prelude: ", 9) == 0);
     /* waf_rule_check: normalize + compile + load */
-    json_t *in = json_pack("{s:s,s:[{s:s,s:s,s:s}],s:s}", "rule_name", "r", "conditions", "field",
-                           "uri", "operator", "contains", "value", "x", "action", "log");
+    json_t *in = json_pack("{s:s,s:[{s:s,s:s,s:s}],s:s}", "rule_name", "r", "conditions", "field", "uri",
+                           "operator", "contains", "value", "x", "action", "log");
     json_t *out = waf_rule_check(in, err, sizeof err);
     CHECK(out != NULL);
     CHECK_INT(json_integer_value(json_object_get(out, "enable")), 1);
@@ -258,7 +263,8 @@ TEST(every_member_is_checked)
     } cases[] = {
         {"[]", "body: must be a JSON object (a custom rule)"},
         {"{\"conditions\":[],\"action\":\"block\"}", "rule_name: is required"},
-        {"{\"rule_name\":\"\",\"conditions\":[],\"action\":\"block\"}", "rule_name: must be 1 to 64 characters"},
+        {"{\"rule_name\":\"\",\"conditions\":[],\"action\":\"block\"}",
+         "rule_name: must be 1 to 64 characters"},
         {"{\"rule_name\":1}", "rule_name: must be a string"},
         {"{\"rule_name\":\"a\\nb\"}", "rule_name: must not contain control characters"},
         {"{\"rule_name\":\"r\",\"extra\":1}", "extra: is not a member of a custom rule"},
@@ -266,53 +272,113 @@ TEST(every_member_is_checked)
         {"{\"rule_name\":\"r\",\"enable\":2}", "enable: must be 0 or 1"},
         {"{\"rule_name\":\"r\",\"enable\":true}", "enable: must be 0 or 1"},
         {"{\"rule_name\":\"r\",\"action\":\"block\"}", "conditions: must be an array of 1 to 8 conditions"},
-        {"{\"rule_name\":\"r\",\"conditions\":[],\"action\":\"block\"}", "conditions: must be an array of 1 to 8 conditions"},
+        {"{\"rule_name\":\"r\",\"conditions\":[],\"action\":\"block\"}",
+         "conditions: must be an array of 1 to 8 conditions"},
         {"{\"rule_name\":\"r\",\"conditions\":[1]}", "action: is required"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"drop\"}", "action: must be one of block, allow, log, redirect"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\",\"status\":403}", "status: is only taken with action block"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"block\",\"status\":302}", "status: must be an integer from 400 to 599"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\"}", "redirect_url: is required with action redirect"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\",\"redirect_url\":\"https://a.example\"}", "redirect_url: is only taken with action redirect"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"javascript:x\"}", "redirect_url: must be an absolute http or https URL of at most 2048 bytes"},
-        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://a.example/'x\"}", "redirect_url: must not contain spaces, quotes, backslashes or the characters `<>{}|^ (percent-encode them)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"drop\"}",
+         "action: must be one of block, allow, log, redirect"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\",\"status\":403}",
+         "status: is only taken with action block"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"block\",\"status\":302}",
+         "status: must be an integer from 400 to 599"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\"}",
+         "redirect_url: is required with action redirect"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\",\"redirect_url\":\"https://a.example\"}",
+         "redirect_url: is only taken with action redirect"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"javascript:x\"}",
+         "redirect_url: must be an absolute http or https URL of at most 2048 bytes"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://"
+         "a.example/'x\"}",
+         "redirect_url: must not contain spaces, quotes, backslashes, '%' or the characters `<>{}|^ "
+         "(ModSecurity's redirect cannot carry them)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"redirect\",\"redirect_url\":\"https://"
+         "a.example/a%20b\"}",
+         "redirect_url: must not contain spaces, quotes, backslashes, '%' or the characters `<>{}|^ "
+         "(ModSecurity's redirect cannot carry them)"},
         {"{\"rule_name\":\"r\",\"conditions\":[1],\"action\":\"log\"}", "conditions[0]: must be an object"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"operator\":\"in\"}],\"action\":\"log\"}", "conditions[0].field: is required"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"x\"}],\"action\":\"log\"}", "conditions[0].field: must be one of uri, path, query, args, arg, arg_names, body, method, source_ip, country, headers, header, header_names, cookies, cookie, cookie_names"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"op\":1}],\"action\":\"log\"}", "conditions[0].op: is not a member of a condition"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"header\"}],\"action\":\"log\"}", "conditions[0].name: is required with field header"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"name\":\"a\"}],\"action\":\"log\"}", "conditions[0].name: is only taken with field arg, header or cookie"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"cookie\",\"name\":\"a b\"}],\"action\":\"log\"}", "conditions[0].name: must be 1 to 64 letters, digits, '-', '_' or '.'"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\"}],\"action\":\"log\"}", "conditions[0].operator: is required"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"like\"}],\"action\":\"log\"}", "conditions[0].operator: must be one of contains, equals, begins_with, ends_with, regex, in, ip_match"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"equals\"}],\"action\":\"log\"}", "conditions[0].operator: must be ip_match with field source_ip"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"ip_match\"}],\"action\":\"log\"}", "conditions[0].operator: ip_match is only for field source_ip"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"method\",\"operator\":\"contains\"}],\"action\":\"log\"}", "conditions[0].operator: must be equals or in with field method"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"negate\":-1}],\"action\":\"log\"}", "conditions[0].negate: must be 0 or 1"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"country\",\"operator\":\"equals\",\"ignore_case\":1}],\"action\":\"log\"}", "conditions[0].ignore_case: is only for text fields (not country)"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\"}],\"action\":\"log\"}", "conditions[0].value: is required"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"\"}],\"action\":\"log\"}", "conditions[0].value: must be 1 to 1024 bytes"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":[\"a\"]}],\"action\":\"log\"}", "conditions[0].value: must be a string with operator contains (arrays go with in)"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"a\\tb\"}],\"action\":\"log\"}", "conditions[0].value: must not contain control characters"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"%{TX.x}\"}],\"action\":\"log\"}", "conditions[0].value: must not contain \"%{\" (ModSecurity macro syntax)"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"in\",\"value\":\"a\"}],\"action\":\"log\"}", "conditions[0].value: must be an array of 1 to 64 entries with operator in"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"in\",\"value\":[\"a\",3]}],\"action\":\"log\"}", "conditions[0].value[1]: must be a string"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"ip_match\",\"value\":[\"10.0.0.1/8\"]}],\"action\":\"log\"}", "conditions[0].value[0]: must not have host bits set"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"ip_match\",\"value\":[\"x\"]}],\"action\":\"log\"}", "conditions[0].value[0]: must be an IP address or CIDR block"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"country\",\"operator\":\"equals\",\"value\":\"DEU\"}],\"action\":\"log\"}", "conditions[0].value: must be an ISO 3166 alpha-2 country code"},
-        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"method\",\"operator\":\"in\",\"value\":[\"G-T\"]}],\"action\":\"log\"}", "conditions[0].value[0]: must be an HTTP method of 1 to 16 letters"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"operator\":\"in\"}],\"action\":\"log\"}",
+         "conditions[0].field: is required"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"x\"}],\"action\":\"log\"}",
+         "conditions[0].field: must be one of uri, path, query, args, arg, arg_names, body, method, "
+         "source_ip, country, headers, header, header_names, cookies, cookie, cookie_names"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"op\":1}],\"action\":\"log\"}",
+         "conditions[0].op: is not a member of a condition"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"header\"}],\"action\":\"log\"}",
+         "conditions[0].name: is required with field header"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"name\":\"a\"}],\"action\":\"log\"}",
+         "conditions[0].name: is only taken with field arg, header or cookie"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"cookie\",\"name\":\"a b\"}],\"action\":\"log\"}",
+         "conditions[0].name: must be 1 to 64 letters, digits, '-', '_' or '.'"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\"}],\"action\":\"log\"}",
+         "conditions[0].operator: is required"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"like\"}],\"action\":"
+         "\"log\"}",
+         "conditions[0].operator: must be one of contains, equals, begins_with, ends_with, regex, in, "
+         "ip_match"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"equals\"}],\"action\":"
+         "\"log\"}",
+         "conditions[0].operator: must be ip_match with field source_ip"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"ip_match\"}],\"action\":"
+         "\"log\"}",
+         "conditions[0].operator: ip_match is only for field source_ip"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"method\",\"operator\":\"contains\"}],\"action\":"
+         "\"log\"}",
+         "conditions[0].operator: must be equals or in with field method"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"negate\":-1}],"
+         "\"action\":\"log\"}",
+         "conditions[0].negate: must be 0 or 1"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"country\",\"operator\":\"equals\",\"ignore_"
+         "case\":1}],\"action\":\"log\"}",
+         "conditions[0].ignore_case: is only for text fields (not country)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\"}],\"action\":"
+         "\"log\"}",
+         "conditions[0].value: is required"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"\"}],"
+         "\"action\":\"log\"}",
+         "conditions[0].value: must be 1 to 1024 bytes"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":[\"a\"]"
+         "}],\"action\":\"log\"}",
+         "conditions[0].value: must be a string with operator contains (arrays go with in)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":"
+         "\"a\\tb\"}],\"action\":\"log\"}",
+         "conditions[0].value: must not contain control characters"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"%{TX."
+         "x}\"}],\"action\":\"log\"}",
+         "conditions[0].value: must not contain \"%{\" (ModSecurity macro syntax)"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"in\",\"value\":\"a\"}],"
+         "\"action\":\"log\"}",
+         "conditions[0].value: must be an array of 1 to 64 entries with operator in"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"in\",\"value\":[\"a\",3]}],"
+         "\"action\":\"log\"}",
+         "conditions[0].value[1]: must be a string"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"ip_match\",\"value\":["
+         "\"10.0.0.1/8\"]}],\"action\":\"log\"}",
+         "conditions[0].value[0]: must not have host bits set"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"source_ip\",\"operator\":\"ip_match\",\"value\":["
+         "\"x\"]}],\"action\":\"log\"}",
+         "conditions[0].value[0]: must be an IP address or CIDR block"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"country\",\"operator\":\"equals\",\"value\":"
+         "\"DEU\"}],\"action\":\"log\"}",
+         "conditions[0].value: must be an ISO 3166 alpha-2 country code"},
+        {"{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"method\",\"operator\":\"in\",\"value\":[\"G-T\"]}"
+         "],\"action\":\"log\"}",
+         "conditions[0].value[0]: must be an HTTP method of 1 to 16 letters"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK_STR(refusal(cases[i].json), cases[i].msg);
     /* limits */
     char big[1200 + 200];
-    snprintf(big, sizeof big, "{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":"
-             "\"contains\",\"value\":\"%01025d\"}],\"action\":\"log\"}", 0);
+    snprintf(big, sizeof big,
+             "{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":"
+             "\"contains\",\"value\":\"%01025d\"}],\"action\":\"log\"}",
+             0);
     CHECK_STR(refusal(big), "conditions[0].value: must be 1 to 1024 bytes");
     snprintf(big, sizeof big, "{\"rule_name\":\"%065d\",\"conditions\":[1],\"action\":\"log\"}", 0);
     CHECK_STR(refusal(big), "rule_name: must be 1 to 64 characters");
     CHECK_STR(refusal("{\"rule_name\":\"r\",\"conditions\":[1,1,1,1,1,1,1,1,1],\"action\":\"log\"}"),
               "conditions: must be an array of 1 to 8 conditions");
-    json_t *r = norm("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\",\"value\":\"x\"}],\"action\":\"log\"}");
+    json_t *r = norm("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"uri\",\"operator\":\"contains\","
+                     "\"value\":\"x\"}],\"action\":\"log\"}");
     CHECK(waf_rule_compile(r, WAF_RULE_SLOTS, err, sizeof err) == NULL);
     char *t = waf_rule_compile(r, WAF_RULE_SLOTS - 1, err, sizeof err);
     CHECK(t && strstr(t, "id:19999,") != NULL);
