@@ -107,9 +107,11 @@ bool ap_domain_https(const json_t *ports, const json_t *cert)
 {
     size_t i;
     json_t *p;
+    if (!cert)
+        return false;
     json_array_foreach (ports, i, p) {
         const char *scheme = json_string_value(json_object_get(json_object_get(p, "doc"), "scheme"));
-        if (cert && scheme && !strcmp(scheme, "https"))
+        if (scheme && !strcmp(scheme, "https"))
             return true;
     }
     return false;
