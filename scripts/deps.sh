@@ -4,7 +4,7 @@
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
-iso-codes netbase"
+iso-codes netbase libmodsecurity-dev libpcre2-dev modsecurity-crs"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
 missing=""
 for p in $packages; do
