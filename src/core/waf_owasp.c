@@ -182,14 +182,13 @@ static json_t *canon_domains(const json_t *v, const char *path, char *err, size_
     }
     json_t *out = json_array();
     for (size_t i = 0; i < n; i++) {
-        const char *s = json_string_value(json_array_get(v, i));
+        const json_t *e = json_array_get(v, i);
+        const char *s = json_string_value(e);
+        char name[DNS_NAME_MAX + 1], why[DNS_WHY_MAX] = "must be a domain name";
         bool wild = s && strncmp(s, "*.", 2) == 0;
-        char name[DNS_NAME_MAX + 1], why[DNS_WHY_MAX];
-        if (!s || strlen(s) != json_string_length(json_array_get(v, i)) ||
+        if (!s || strlen(s) != json_string_length(e) ||
             zone_name_normalise(wild ? s + 2 : s, name, why) != 0) {
             fail(err, errlen, "%sallowed_domains[%zu]: %s", path, i, s ? why : "must be a string");
-            if (s && strlen(s) != json_string_length(json_array_get(v, i)))
-                fail(err, errlen, "%sallowed_domains[%zu]: must be a domain name", path, i);
             json_decref(out);
             return NULL;
         }
