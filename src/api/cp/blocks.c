@@ -90,9 +90,9 @@ int cp_blocks_inside_site(struct req *r, const char *field, const struct cp_bloc
     for (size_t i = 0; i < bl->n; i++) {
         if (!cidrs_within(&bl->b[i], 1, outer, n_outer)) {
             free(outer);
-            char text[NET_TEXT_MAX];
-            cidr_format(&bl->b[i], text);
-            reply_error(r, E_RULE, "%s[%zu]: %s must lie inside the site's blocks", field, i, text);
+            /* quoted as the request wrote it (canonical): a host's address bare */
+            const char *text = json_string_value(json_array_get(field_json(r, field), i));
+            reply_error(r, E_RULE, "%s[%zu]: %s must lie inside the site's blocks", field, i, text ? text : "");
             return -1;
         }
     }

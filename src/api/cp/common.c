@@ -149,3 +149,9 @@ int cp_reply_list(struct req *r, const char *kind, const struct resource *parent
     }
     return reply_result(r, out);
 }
+
+int cp_reply_read(struct req *r, json_t *entry, const char *id_key)
+{
+    json_object_del(entry, id_key);
+    return reply_result(r, entry);
+}

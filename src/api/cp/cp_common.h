@@ -109,9 +109,14 @@ json_t *cp_site_policy_default(void);
 json_t *cp_host_policy_default(void);
 
 /* ---- JSON for answers ---- */
+/* List entries (GET {CPC}/sites, {CPS}/hosts, .../route-templates): the
+ * documented read members plus the id. */
 json_t *cp_site_json(const struct resource *site);
 json_t *cp_host_json(const struct resource *host);
 json_t *cp_template_json(const struct resource *t);
+/* Answers a single read (GET {CPS}, {CPH}, a route template): a list entry
+ * without its id member, exactly the members the documents list. */
+int cp_reply_read(struct req *r, json_t *entry, const char *id_key);
 /* New documents of a host and of a site (also used by `serve --dev`). */
 json_t *cp_host_doc_new(const char *desc, json_t *cidr);
 json_t *cp_site_doc_new(const char *desc, const char *ip_type, long long profile_id, const char *service_plan,

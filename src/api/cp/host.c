@@ -56,7 +56,7 @@ int cp_host_get(struct req *r)
     struct resource site, host;
     if (cp_site_load(r, &site) != 0 || cp_host_load(r, &site, &host) != 0)
         return 0;
-    return reply_result(r, cp_host_json(&host));
+    return cp_reply_read(r, cp_host_json(&host), "host_id");
 }
 
 /* host_name is not among the update fields (the route refuses it). */

@@ -57,7 +57,7 @@ int cp_template_get(struct req *r)
     struct resource site, t;
     if (cp_site_load(r, &site) != 0 || cp_template_load(r, &site, &t) != 0)
         return 0;
-    return reply_result(r, cp_template_json(&t));
+    return cp_reply_read(r, cp_template_json(&t), "template_id");
 }
 
 int cp_template_update(struct req *r)

@@ -83,7 +83,7 @@ int cp_site_get(struct req *r)
     struct resource site;
     if (cp_site_load(r, &site) != 0)
         return 0;
-    return reply_result(r, cp_site_json(&site));
+    return cp_reply_read(r, cp_site_json(&site), "site_id");
 }
 
 int cp_site_update(struct req *r)
@@ -101,8 +101,12 @@ int cp_site_update(struct req *r)
         int rc = r->store->ops->blocks_uncovered(r->store, site.rid, &hit);
         if (rc == STORE_OK) {
             char text[NET_TEXT_MAX];
-            cidr_format(&hit.block, text);
-            const char *noun = strcmp(hit.kind, CP_HOST.name) == 0 ? "host" : "route template";
+            bool is_host = strcmp(hit.kind, CP_HOST.name) == 0;
+            if (is_host) /* host addresses are entered and answered bare */
+                ip_format(&hit.block.addr, text);
+            else
+                cidr_format(&hit.block, text);
+            const char *noun = is_host ? "host" : "route template";
             return reply_error(r, E_STATE,
                                "cidr: must keep covering %s of %s %s; change or delete that first", text,
                                noun, hit.id);
@@ -126,8 +130,13 @@ int cp_site_delete(struct req *r)
         return 0;
     json_t *blocker = NULL;
     int rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
-    if (rc == STORE_CONFLICT && blocker)
-        return reply_delete_blocked(r, "site_id", blocker);
+    if (rc == STORE_CONFLICT && blocker) {
+        const char *kind = cp_doc_str(blocker, "kind");
+        reply_error(r, E_STATE, "site_id: cannot be deleted while it has a %s (%s); delete that first",
+                    strcmp(kind, CP_HOST.name) == 0 ? "host" : "route template", cp_doc_str(blocker, "id"));
+        json_decref(blocker);
+        return 0;
+    }
     if (rc != STORE_OK)
         return reply_store_error(r, rc);
     return reply_result(r, NULL);
