@@ -136,16 +136,17 @@ int cp_overview_set(struct req *r)
     return reply_result(r, NULL);
 }
 
-/* {enable, profile_id, profile_name} with the catalogue's name (null when
- * none is chosen, or the operator has since removed the profile). */
+/* {enable, profile_id, profile_name} with the catalogue's name. The types
+ * stay the documented ones: no profile chosen is profile_id 0 (what a POST
+ * sends for none) with profile_name ""; a profile the operator has since
+ * removed keeps its id with the name "". */
 static json_t *auto_json(const json_t *stored, const json_t *profiles)
 {
     long long id = cp_doc_int(stored, "profile_id", 0);
     json_t *p = id ? cp_profile_in(profiles, id) : NULL;
     const char *name = p ? cp_profile_name(p) : NULL;
-    return json_pack("{s:I,s:o,s:o}", "enable", (json_int_t)cp_doc_int(stored, "enable", 0), "profile_id",
-                     id ? json_integer(id) : json_null(), "profile_name",
-                     name ? json_string(name) : json_null());
+    return json_pack("{s:I,s:I,s:s}", "enable", (json_int_t)cp_doc_int(stored, "enable", 0), "profile_id",
+                     (json_int_t)id, "profile_name", name ? name : "");
 }
 
 static json_t *host_policy_json(const json_t *row, const json_t *profiles)
@@ -175,7 +176,7 @@ int cp_overview_get(struct req *r)
         json_array_append_new(hosts, host_policy_json(row, profiles));
     const json_t *p = json_object_get(site.doc, "policy"), *manual = json_object_get(p, "manual");
     long long tid = cp_doc_int(manual, "template_profile_id", 0);
-    json_t *tname = json_null();
+    json_t *tname = json_string(""); /* none chosen: template_profile_id 0 */
     if (tid) {
         char id[24];
         struct resource t;
@@ -183,6 +184,7 @@ int cp_overview_get(struct req *r)
             .kind = CP_TEMPLATE.name, .customer_id = r->customer.id, .parent_rid = site.rid};
         snprintf(id, sizeof id, "%lld", tid);
         if (r->store->ops->res_get(r->store, &q, id, NULL, &t) == STORE_OK) {
+            json_decref(tname);
             tname = json_string(t.name);
             resource_clear(&t);
         }
@@ -191,6 +193,6 @@ int cp_overview_get(struct req *r)
                                   (json_int_t)cp_doc_int(p, "detection", 1), "mitigation", "auto",
                                   auto_json(json_object_get(p, "auto"), profiles), "manual", "enable",
                                   (json_int_t)cp_doc_int(manual, "enable", 0), "template_profile_id",
-                                  tid ? json_integer(tid) : json_null(), "template_profile_name", tname);
+                                  json_integer(tid), "template_profile_name", tname);
     return reply_result(r, json_pack("{s:o,s:o}", "hosts", hosts, "site", site_json));
 }

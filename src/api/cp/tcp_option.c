@@ -49,11 +49,12 @@ int cp_tcp_policy_get(struct req *r)
     json_t *id;
     json_array_foreach (json_object_get(tcp, "filter_sets"), i, id) {
         json_t *f = filter_set(sets, json_integer_value(id));
-        /* a set the operator has since removed is shown by its id alone */
-        json_t *name = json_object_get(f, "filter_set_name"), *desc = json_object_get(f, "filter_set_desc");
-        json_array_append_new(out, json_pack("{s:O,s:o,s:o}", "filter_set_id", id, "filter_set_name",
-                                             name ? json_incref(name) : json_null(), "filter_set_desc",
-                                             desc ? json_incref(desc) : json_null()));
+        /* a set the operator has since removed is shown by its id, with
+         * empty strings for its name and description */
+        const char *name = json_string_value(json_object_get(f, "filter_set_name"));
+        const char *desc = json_string_value(json_object_get(f, "filter_set_desc"));
+        json_array_append_new(out, json_pack("{s:O,s:s,s:s}", "filter_set_id", id, "filter_set_name",
+                                             name ? name : "", "filter_set_desc", desc ? desc : ""));
     }
     return reply_result(r, json_pack("{s:I,s:o}", "is_enabled", (json_int_t)cp_doc_int(tcp, "is_enabled", 0),
                                      "filter_sets", out));
