@@ -59,8 +59,10 @@ json_t *cp_profile_in(const json_t *list, long long id)
     size_t i;
     json_t *p;
     json_array_foreach (list, i, p) {
+        /* only entries the lists show (integer id, string name) can be chosen */
         json_t *pid = json_object_get(p, "profile_id");
-        if (json_is_integer(pid) && json_integer_value(pid) == id)
+        if (json_is_integer(pid) && json_integer_value(pid) == id &&
+            json_is_string(json_object_get(p, "profile_name")))
             return p;
     }
     return NULL;
