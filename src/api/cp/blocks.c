@@ -21,6 +21,20 @@ int cp_blocks_from_field(struct req *r, const char *field, int family, struct cp
             return -1;
         }
     }
+    /* ::ffff:0:0/96 is IPv4 space written as IPv6: it would let a second
+     * customer hold a block another protects as IPv4 */
+    struct cidr pair[2] = {{.addr = {.family = NET_V6, .b = {[10] = 0xff, [11] = 0xff}}, .prefix = 96}};
+    for (size_t k = 0; k < out->n; k++) {
+        pair[1] = out->b[k];
+        size_t a, b;
+        if (family == NET_V6 && cidrs_first_overlap(pair, 2, &a, &b) == 0) {
+            reply_error(r, E_FIELD_INVALID,
+                        "%s[%zu]: must not be (or hold) IPv4-mapped addresses (::ffff:0:0/96); protect IPv4 "
+                        "space with an ipv4 site",
+                        field, k);
+            return -1;
+        }
+    }
     size_t i, j;
     if (cidrs_first_overlap(out->b, out->n, &i, &j) == 0) {
         reply_error(r, E_FIELD_INVALID, "%s[%zu]: overlaps %s[%zu]", field, j, field, i);
