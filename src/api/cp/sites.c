@@ -45,8 +45,10 @@ static uint64_t site_space(const json_t *doc, bool v6)
 static json_t *list_summary(const json_t *doc, const char *type)
 {
     json_t *l = json_object_get(json_object_get(doc, "lists"), type);
-    return json_pack("{s:I,s:I,s:I}", "is_enabled", (json_int_t)cp_doc_int(l, "is_enabled", 0), "source_ips",
-                     (json_int_t)json_array_size(json_object_get(l, "source_ips")), "source_countries",
+    /* counts, named apart from the list's own arrays (source_ips, source_countries) */
+    return json_pack("{s:I,s:I,s:I}", "is_enabled", (json_int_t)cp_doc_int(l, "is_enabled", 0),
+                     "source_ip_count", (json_int_t)json_array_size(json_object_get(l, "source_ips")),
+                     "source_country_count",
                      (json_int_t)json_array_size(json_object_get(l, "source_countries")));
 }
 
