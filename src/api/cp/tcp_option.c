@@ -28,10 +28,22 @@ int cp_tcp_filter_sets_set(struct req *r)
     if (json_array_size(ids) > 1)
         return reply_error(r, E_FIELD_INVALID, "filter_set_id: only one filter set may be added at present");
     json_int_t id = json_integer_value(json_array_get(ids, 0));
-    if (!filter_set(sets, id))
+    if (!filter_set(sets, id)) {
+        /* no endpoint lists the sets (gaps B.3.7): the message names them */
+        char known[256] = "";
+        size_t used = 0, i;
+        json_t *f;
+        json_array_foreach (sets, i, f) {
+            json_t *fid = json_object_get(f, "filter_set_id");
+            if (!json_is_integer(fid) || used >= sizeof known - 24)
+                continue;
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%lld", used ? ", " : "",
+                                     (long long)json_integer_value(fid));
+        }
         return reply_error(r, E_FIELD_INVALID,
-                           "filter_set_id[0]: %lld is not one of the catalogue's TCP option filter sets",
-                           (long long)id);
+                           "filter_set_id[0]: %lld is not one of the catalogue's TCP option filter sets (%s)",
+                           (long long)id, used ? known : "none");
+    }
     json_object_set_new(cp_doc_obj(host.doc, "tcp_option"), "filter_sets", json_pack("[I]", id));
     if (cp_save(r, &host, NULL) != 0)
         return 0;
