@@ -111,17 +111,19 @@ int ap_cert_self_signed(const char *name, time_t now, struct cert_bundle **b, ch
     return rc;
 }
 
-/* The name a revoke names the certificate by: the uploaded file's base
- * name, printable ASCII without '/' (gaps B.4.18). */
-static void upload_file_name(const struct upload_file *f, char out[129])
+/* The name a revoke names the certificate by: the base name of `name` (after
+ * the last '/' or '\\', so a client's full path counts as its file name),
+ * characters outside printable ASCII as '_' (gaps B.4.18). The revoke's
+ * file_name goes through the same so that the name the client sent matches. */
+static void file_base_name(const char *name, char out[129])
 {
-    const char *base = f && f->filename ? f->filename : "";
-    const char *slash = strrchr(base, '/');
-    if (slash)
-        base = slash + 1;
+    const char *base = name ? name : "";
+    for (const char *c = base; *c; c++)
+        if (*c == '/' || *c == '\\')
+            base = c + 1;
     size_t n = 0;
     for (; *base && n < 128; base++)
-        out[n++] = (*base > 0x20 && *base < 0x7F && *base != '\\') ? *base : '_';
+        out[n++] = (*base >= 0x20 && *base < 0x7F) ? *base : '_';
     out[n] = '\0';
     if (!n)
         copy_text(out, 129, "cert.pem");
@@ -137,16 +139,15 @@ static struct cert_bundle *upload_bundle(struct req *r, const char *self_name, c
     struct cert_bundle *b = NULL;
     time_t now = time(NULL);
     int rc;
-    if (self_sign) { /* an extension: the file may then be left out */
+    if (f) { /* the documented upload: the file is what is served, whatever use_self_sign says */
+        rc = cert_bundle_parse(f->data, f->len, field_str(r, "cert_pwd"), now, &b, err);
+        file_base_name(f->filename, file_name);
+    } else if (self_sign) { /* an extension: without a file, use_self_sign=1 makes one */
         rc = ap_cert_self_signed(self_name, now, &b, err);
         copy_text(file_name, 129, "self-signed.pem");
     } else {
-        if (!f) {
-            reply_error(r, E_FIELD_MISSING, "cert_file: is required (or use_self_sign=1)");
-            return NULL;
-        }
-        rc = cert_bundle_parse(f->data, f->len, field_str(r, "cert_pwd"), now, &b, err);
-        upload_file_name(f, file_name);
+        reply_error(r, E_FIELD_MISSING, "cert_file: is required (or use_self_sign=1)");
+        return NULL;
     }
     if (rc == CERT_REFUSED)
         reply_error(r, E_FIELD_INVALID, "%s", err);
@@ -190,7 +191,9 @@ static int revoke(struct req *r, struct resource *res, const char *noun)
     const char *want = field_str(r, "file_name");
     if (!cert)
         return reply_error(r, E_NOT_FOUND, "cert: the %s has no certificate", noun);
-    if (want && strcmp(want, json_string_value(json_object_get(cert, "file_name"))) != 0)
+    char want_base[129];
+    file_base_name(want, want_base);
+    if (want && strcmp(want_base, json_string_value(json_object_get(cert, "file_name"))) != 0)
         return reply_error(r, E_NOT_FOUND, "file_name: no such certificate on this %s", noun);
     json_t *window = catalogue_value(r, "ap_cert_revoke_window");
     if (!window)

@@ -14,13 +14,18 @@ json_t *ap_switch_site_defaults(void)
     return json_pack("{s:i,s:i,s:i,s:i}", "appshield", 1, "cache", 0, "waf", 1, "netshield", 1);
 }
 
-/* The site's appshield, cache and waf: what a port starts its own with. */
-static json_t *port_copy_of(const json_t *site_switch)
+/* The switch object in the document's member order (appshield, cache, waf,
+ * then netshield at the site level), whatever order the store keeps; without
+ * netshield it is also what a port starts its own set with. */
+static json_t *switch_read(const json_t *stored, bool site_level)
 {
     json_t *out = json_object();
     for (size_t i = 0; i < sizeof port_switches / sizeof *port_switches; i++)
         json_object_set_new(out, port_switches[i],
-                            json_integer(json_integer_value(json_object_get(site_switch, port_switches[i]))));
+                            json_integer(json_integer_value(json_object_get(stored, port_switches[i]))));
+    if (site_level)
+        json_object_set_new(out, "netshield",
+                            json_integer(json_integer_value(json_object_get(stored, "netshield"))));
     return out;
 }
 
@@ -46,12 +51,12 @@ int ap_overview_switch_set(struct req *r)
         if (status == 0)
             json_object_del(port.doc, "switch");
         else if (!derived)
-            json_object_set_new(port.doc, "switch", port_copy_of(site_switch));
+            json_object_set_new(port.doc, "switch", switch_read(site_switch, false));
         json_object_set_new(port.doc, "is_derived", json_integer(status));
     } else {
         /* setting one switch of a port that inherits gives it its own set */
         if (!derived)
-            json_object_set_new(port.doc, "switch", port_copy_of(site_switch));
+            json_object_set_new(port.doc, "switch", switch_read(site_switch, false));
         json_object_set_new(port.doc, "is_derived", json_integer(1));
         json_object_set_new(json_object_get(port.doc, "switch"), type, json_integer(status));
     }
@@ -64,9 +69,10 @@ int ap_overview_switch_get(struct req *r)
     if (ap_domain_port_from_path(r, &site, &port) != 0)
         return 0;
     if (ap_port_is_site_level(&port))
-        return reply_result(r, json_pack("{s:O}", "switch", json_object_get(site.doc, "switch")));
+        return reply_result(
+            r, json_pack("{s:o}", "switch", switch_read(json_object_get(site.doc, "switch"), true)));
     if (json_integer_value(json_object_get(port.doc, "is_derived")) != 1)
         return reply_result(r, json_pack("{s:i}", "is_derived", 0));
-    return reply_result(
-        r, json_pack("{s:i,s:O}", "is_derived", 1, "switch", json_object_get(port.doc, "switch")));
+    return reply_result(r, json_pack("{s:i,s:o}", "is_derived", 1, "switch",
+                                     switch_read(json_object_get(port.doc, "switch"), false)));
 }
