@@ -42,9 +42,16 @@ static enum err waf_invalid_code(const char *err)
         {": is only taken with", E_RULE},
         {": is only for", E_RULE},
     };
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-        if (strstr(err, kinds[i].text))
-            return kinds[i].code;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *at = strstr(err, kinds[i].text);
+        if (!at)
+            continue;
+        /* "x: must be an object holding ..." is not about the type */
+        const char *after = at + strlen(kinds[i].text);
+        if (kinds[i].code == E_FIELD_TYPE && *after && strncmp(after, " (", 2) != 0)
+            continue;
+        return kinds[i].code;
+    }
     return E_FIELD_INVALID;
 }
 
