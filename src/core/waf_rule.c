@@ -521,7 +521,8 @@ static size_t rx_leading_verbs(const char *re)
     size_t n = 0;
     while (re[n] == '(' && re[n + 1] == '*') {
         size_t k = n + 2;
-        while ((re[k] >= 'A' && re[k] <= 'Z') || (re[k] >= '0' && re[k] <= '9') || re[k] == '_' || re[k] == '=')
+        while ((re[k] >= 'A' && re[k] <= 'Z') || (re[k] >= '0' && re[k] <= '9') || re[k] == '_' ||
+               re[k] == '=')
             k++;
         if (re[k] != ')' || k == n + 2)
             break;
@@ -532,8 +533,8 @@ static size_t rx_leading_verbs(const char *re)
 
 /* The operator text of one condition, unchecked; *rx is set to the offset of
  * an @rx pattern in b. */
-static int operator_text_raw(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f, bool icase,
-                             size_t *rx)
+static int operator_text_raw(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f,
+                             bool icase, size_t *rx)
 {
     const json_t *v = json_object_get(c, "value");
     if (json_integer_value(json_object_get(c, "negate")))

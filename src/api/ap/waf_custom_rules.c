@@ -17,13 +17,35 @@
 #include "core/resource.h"
 #include "core/waf_rule.h"
 
+/* Copies the members of `from` named in `order` into a new object, in that
+ * order (the store hands documents back with their keys sorted). */
+static json_t *ordered(const json_t *from, const char *const *order, size_t n)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_object_get(from, order[i]);
+        if (v)
+            json_object_set(o, order[i], v);
+    }
+    return o;
+}
+
 static json_t *rule_view(const char *id, const json_t *doc)
 {
-    json_t *v = json_deep_copy(doc);
-    json_int_t slot = json_integer_value(json_object_get(v, "slot"));
-    json_object_del(v, "slot");
-    json_object_set_new(v, "rule_id", json_string(id));
-    json_object_set_new(v, "modsecurity_id", json_integer(WAF_RULE_ID_BASE + slot));
+    static const char *const rule_order[] = {"rule_name", "description", "enable",      "conditions",
+                                             "action",    "status",      "redirect_url"};
+    static const char *const cond_order[] = {"field", "name", "operator", "value", "negate", "ignore_case"};
+    json_int_t slot = json_integer_value(json_object_get(doc, "slot"));
+    json_t *v =
+        json_pack("{s:s,s:I}", "rule_id", id, "modsecurity_id", (json_int_t)(WAF_RULE_ID_BASE + slot));
+    json_t *rule = ordered(doc, rule_order, sizeof rule_order / sizeof rule_order[0]);
+    json_t *conds = json_array(), *c;
+    size_t i;
+    json_array_foreach (json_object_get(doc, "conditions"), i, c)
+        json_array_append_new(conds, ordered(c, cond_order, sizeof cond_order / sizeof cond_order[0]));
+    json_object_set_new(rule, "conditions", conds);
+    json_object_update(v, rule);
+    json_decref(rule);
     return v;
 }
 
