@@ -150,8 +150,8 @@ json_t *waf_owasp_view(const json_t *config)
         json_t *cur = json_object_get(attacks, keys[i].name);
         json_t *dflt = cur ? NULL : key_default(&keys[i]);
         /* one member order, whatever order the stored document has */
-        static const char *const order[] = {"enable",      "action", "allowed_domains",
-                                            "allow_empty", "paths",  "methods"};
+        static const char *const order[] = {"enable",  "action",          "paths",
+                                            "methods", "allowed_domains", "allow_empty"};
         for (size_t m = 0; m < sizeof order / sizeof order[0]; m++) {
             json_t *v = json_object_get(cur ? cur : dflt, order[m]);
             if (v)
