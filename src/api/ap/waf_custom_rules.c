@@ -14,6 +14,7 @@
 
 #include "api/ap/ap_policy.h"
 #include "api/ap/waf_policy.h"
+#include "core/catalogue.h"
 #include "core/resource.h"
 #include "core/waf_rule.h"
 
@@ -68,15 +69,47 @@ static json_t *port_rules(struct req *r, const struct port_policy *chain, long *
     return req_hold(r, rows);
 }
 
+/* Every country of the rule's country conditions is one of the catalogue's
+ * (ISO 3166 alpha-2, from iso-codes): an unknown code would make a rule that
+ * never matches. 0, or -1 having replied. */
+static int known_countries(struct req *r, const json_t *rule)
+{
+    size_t i;
+    json_t *c, *known = NULL;
+    json_array_foreach (json_object_get(rule, "conditions"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "field")), "country") != 0)
+            continue;
+        if (!known && !(known = catalogue_value(r, "countries")))
+            return -1;
+        json_t *value = json_object_get(c, "value");
+        bool list = json_is_array(value);
+        for (size_t k = 0; k < (list ? json_array_size(value) : 1); k++) {
+            const char *code = json_string_value(list ? json_array_get(value, k) : value);
+            if (json_object_get(known, code))
+                continue;
+            char where[48] = "";
+            if (list)
+                snprintf(where, sizeof where, "[%zu]", k);
+            reply_error(r, E_FIELD_INVALID,
+                        "conditions[%zu].value%s: %s is not one of the catalogue's countries", i, where,
+                        code);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The checked, canonical rule of the request body, or NULL having replied. */
 static json_t *request_rule(struct req *r)
 {
     char err[WAF_ERR_LEN];
     json_t *body = r->body_fields ? r->body_fields : req_hold(r, json_object());
-    json_t *rule = waf_rule_check(body, err, sizeof err);
-    if (!rule)
+    json_t *rule = req_hold(r, waf_rule_check(body, err, sizeof err));
+    if (!rule) {
         reply_waf_invalid(r, err);
-    return req_hold(r, rule);
+        return NULL;
+    }
+    return known_countries(r, rule) == 0 ? rule : NULL;
 }
 
 /* The chain of the path, and the rule of {rule_id} when `rule` is given. */
