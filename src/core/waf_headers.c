@@ -339,7 +339,18 @@ json_t *waf_headers_view(const json_t *state)
     const char *mode = json_string_value(json_object_get(state, "mode"));
     const json_t *custom = json_object_get(state, "custom");
     json_t *set = st && json_integer_value(st) == 1 ? waf_headers_set(mode, custom) : NULL;
+    /* the custom policy's members in one order, whatever order the stored document has */
+    static const char *const order[] = {"strict_transport_security", "x_frame_options",
+                                        "x_content_type_options",    "referrer_policy",
+                                        "content_security_policy",   "permissions_policy"};
+    json_t *c = json_object();
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+        json_t *v = json_object_get(custom, order[i]);
+        if (v)
+            json_object_set(c, order[i], v);
+    }
+    if (custom)
+        json_object_update_missing(c, (json_t *)custom);
     return json_pack("{s:I,s:s,s:o,s:o}", "status", (json_int_t)(st ? json_integer_value(st) : 0), "mode",
-                     mode ? mode : "standard", "custom", custom ? json_deep_copy(custom) : json_object(),
-                     "headers", set ? set : json_object());
+                     mode ? mode : "standard", "custom", c, "headers", set ? set : json_object());
 }

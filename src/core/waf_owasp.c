@@ -149,7 +149,15 @@ json_t *waf_owasp_view(const json_t *config)
         json_t *e = json_pack("{s:s,s:s}", "name", keys[i].name, "type", type_names[keys[i].type]);
         json_t *cur = json_object_get(attacks, keys[i].name);
         json_t *dflt = cur ? NULL : key_default(&keys[i]);
-        json_object_update(e, cur ? cur : dflt);
+        /* one member order, whatever order the stored document has */
+        static const char *const order[] = {"enable",  "action",          "paths",
+                                            "methods", "allowed_domains", "allow_empty"};
+        for (size_t m = 0; m < sizeof order / sizeof order[0]; m++) {
+            json_t *v = json_object_get(cur ? cur : dflt, order[m]);
+            if (v)
+                json_object_set(e, order[m], v);
+        }
+        json_object_update_missing(e, cur ? cur : dflt);
         json_decref(dflt);
         if (is_whitelist(&keys[i]))
             json_object_set_new(e, "read_only", json_integer(1));

@@ -513,8 +513,28 @@ static int rx_quote_user(struct strbuf *b, const char *re)
     return 0;
 }
 
-/* The operator text of one condition (without the surrounding quotes). */
-static int operator_text(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f, bool icase)
+/* Length of the start-of-pattern items of a regex, "(*UTF)", "(*CRLF)",
+ * "(*LIMIT_MATCH=10)"..., which PCRE2 takes only at the very start: "(?i)"
+ * goes after them. */
+static size_t rx_leading_verbs(const char *re)
+{
+    size_t n = 0;
+    while (re[n] == '(' && re[n + 1] == '*') {
+        size_t k = n + 2;
+        while ((re[k] >= 'A' && re[k] <= 'Z') || (re[k] >= '0' && re[k] <= '9') || re[k] == '_' ||
+               re[k] == '=')
+            k++;
+        if (re[k] != ')' || k == n + 2)
+            break;
+        n = k + 1;
+    }
+    return n;
+}
+
+/* The operator text of one condition, unchecked; *rx is set to the offset of
+ * an @rx pattern in b. */
+static int operator_text_raw(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f,
+                             bool icase, size_t *rx)
 {
     const json_t *v = json_object_get(c, "value");
     if (json_integer_value(json_object_get(c, "negate")))
@@ -526,7 +546,9 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
         return 0;
     }
     if (op == OP_IN) {
-        sb_printf(b, "@rx %s\\A(?:", icase ? "(?i)" : "");
+        sb_add(b, "@rx ");
+        *rx = b->len;
+        sb_printf(b, "%s\\A(?:", icase ? "(?i)" : "");
         for (size_t i = 0; i < json_array_size(v); i++) {
             if (i)
                 sb_add(b, "|");
@@ -537,7 +559,18 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
     }
     const char *s = json_string_value(v);
     if (op == OP_REGEX) {
-        sb_printf(b, "@rx %s", icase ? "(?i)" : "");
+        sb_add(b, "@rx ");
+        *rx = b->len;
+        size_t verbs = icase ? rx_leading_verbs(s) : 0;
+        if (verbs) { /* "(*UTF)(?i)...": the verbs must stay first */
+            char head[WAF_RULE_VALUE_MAX + 1];
+            memcpy(head, s, verbs);
+            head[verbs] = '\0';
+            sb_add(b, head);
+            s += verbs;
+        }
+        if (icase)
+            sb_add(b, "(?i)");
         size_t start = b->len;
         if (rx_quote_user(b, s) != 0)
             return -1;
@@ -547,7 +580,9 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
         return 0;
     }
     if (strpbrk(s, "\"\\%")) {
-        sb_printf(b, "@rx %s%s", icase ? "(?i)" : "", op == OP_EQUALS || op == OP_BEGINS ? "\\A" : "");
+        sb_add(b, "@rx ");
+        *rx = b->len;
+        sb_printf(b, "%s%s", icase ? "(?i)" : "", op == OP_EQUALS || op == OP_BEGINS ? "\\A" : "");
         waf_rx_literal(b, s);
         if (op == OP_EQUALS || op == OP_ENDS)
             sb_add(b, "\\z");
@@ -561,6 +596,27 @@ static int operator_text(struct strbuf *b, const json_t *c, enum op op, const st
     for (const char *p = s; *p; p++) {
         char t[2] = {(char)tolower((unsigned char)*p), 0};
         sb_add(b, t);
+    }
+    return 0;
+}
+
+/* The operator text of one condition (without the surrounding quotes).
+ * Every @rx pattern written here is compiled by PCRE2 with ModSecurity's
+ * options before it is kept, as libmodsecurity 3.0.9 loads a pattern that
+ * PCRE2 refuses without a word (and the rule then never matches): e.g. an
+ * "in" list whose pattern is over PCRE2's size limit. -1 with err set. */
+static int operator_text(struct strbuf *b, const json_t *c, enum op op, const struct field_def *f, bool icase,
+                         char *err, size_t errlen)
+{
+    size_t rx = 0; /* where the @rx pattern starts in b, 0 for other operators */
+    if (operator_text_raw(b, c, op, f, icase, &rx) != 0) {
+        snprintf(err, errlen, "cannot be carried in a ModSecurity rule");
+        return -1;
+    }
+    char why[WAF_ERR_LEN];
+    if (rx && waf_regex_check(b->s + rx, why, sizeof why) != 0) {
+        snprintf(err, errlen, "cannot be carried in a ModSecurity rule (%.400s)", why);
+        return -1;
     }
     return 0;
 }
@@ -610,10 +666,11 @@ char *waf_rule_compile(const json_t *rule, unsigned slot, char *err, size_t errl
         bool literal_lower = icase && op != OP_REGEX && op != OP_IN;
         snprintf(l->xf, sizeof l->xf, "%s%s", f->xforms, literal_lower ? ",t:lowercase" : "");
         struct strbuf b = {0};
-        if (operator_text(&b, c, (enum op)op, f, icase) != 0) {
+        char why[WAF_ERR_LEN];
+        if (operator_text(&b, c, (enum op)op, f, icase, why, sizeof why) != 0) {
             sb_free(&b);
             l->op = NULL;
-            fail(err, errlen, "conditions[%zu].value: cannot be carried in a ModSecurity rule", i);
+            fail(err, errlen, "conditions[%zu].value: %.400s", i, why);
             goto out;
         }
         l->op = sb_take(&b);

@@ -3,6 +3,7 @@
  * text: rules load, and requests run through a real libmodsecurity
  * transaction match exactly the values given (quotes, backslashes and
  * macros cannot change a rule's meaning or add actions). */
+#include "core/strbuf.h"
 #include "core/waf_msc.h"
 #include "core/waf_rule.h"
 
@@ -386,6 +387,35 @@ TEST(every_member_is_checked)
     json_decref(r);
 }
 
+/* Every @rx pattern the compiler writes is one PCRE2 compiles: libmodsecurity
+ * 3.0.9 loads a pattern PCRE2 refuses without a word, and the rule then
+ * never matches. */
+TEST(compiled_patterns_compile)
+{
+    /* "(?i)" goes after the start-of-pattern verbs, which PCRE2 takes only first */
+    const char *r = compiled("{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"query\",\"operator\":"
+                             "\"regex\",\"value\":\"(*UTF)(*LIMIT_MATCH=1000)ADM\",\"ignore_case\":1}],"
+                             "\"action\":\"block\"}");
+    CHECK(strncmp(r, "SecRule QUERY_STRING \"@rx (*UTF)(*LIMIT_MATCH=1000)(?i)ADM\" ", 60) == 0);
+    CHECK_INT(run(r, "/?admin", NULL, NULL, NULL), 403);
+    CHECK_INT(run(r, "/?adn", NULL, NULL, NULL), 0);
+    /* an "in" list whose pattern is over PCRE2's size limit is refused, not loaded broken */
+    struct strbuf b = {0};
+    sb_add(&b, "{\"rule_name\":\"r\",\"conditions\":[{\"field\":\"args\",\"operator\":\"in\",\"value\":[");
+    for (int i = 0; i < WAF_RULE_LIST_MAX; i++)
+        sb_printf(&b, "%s\"%01020d%04d\"", i ? "," : "", 0, i);
+    sb_add(&b, "]}],\"action\":\"block\"}");
+    CHECK_STR(refusal(b.s), "");
+    CHECK_STR(compiled(b.s), "conditions[0].value: cannot be carried in a ModSecurity rule (invalid regular "
+                             "expression: regular expression is too large at offset 0)");
+    json_error_t je;
+    json_t *in = json_loads(b.s, 0, &je);
+    CHECK(in && waf_rule_check(in, err, sizeof err) == NULL);
+    CHECK(strstr(err, "regular expression is too large") != NULL);
+    json_decref(in);
+    sb_free(&b);
+}
+
 UNIT_MAIN(UNIT_CASE(compiles_and_loads), UNIT_CASE(each_action), UNIT_CASE(escaping_is_safe),
           UNIT_CASE(bad_regex_and_modsecurity_refusals), UNIT_CASE(canonical_form),
-          UNIT_CASE(every_member_is_checked))
+          UNIT_CASE(every_member_is_checked), UNIT_CASE(compiled_patterns_compile))

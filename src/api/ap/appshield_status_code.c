@@ -86,5 +86,17 @@ int appshield_status_codes_list(struct req *r)
     struct port_policy p;
     if (appshield_load(r, &p) != 0)
         return 0;
-    return reply_result(r, json_pack("{s:O}", "status_codes", json_object_get(p.doc, "status_codes")));
+    /* each entry in the order POST and PUT answer it, whatever order the stored document has */
+    static const char *const order[] = {"error_code", "error_code_rewrite", "error_page_type",
+                                        "error_page_info"};
+    json_t *list = json_array(), *e;
+    size_t i;
+    json_array_foreach (json_object_get(p.doc, "status_codes"), i, e) {
+        json_t *v = json_object();
+        for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+            if (json_object_get(e, order[k]))
+                json_object_set(v, order[k], json_object_get(e, order[k]));
+        json_array_append_new(list, v);
+    }
+    return reply_result(r, json_pack("{s:o}", "status_codes", list));
 }

@@ -14,16 +14,39 @@
 
 #include "api/ap/ap_policy.h"
 #include "api/ap/waf_policy.h"
+#include "core/catalogue.h"
 #include "core/resource.h"
 #include "core/waf_rule.h"
 
+/* Copies the members of `from` named in `order` into a new object, in that
+ * order (the store hands documents back with their keys sorted). */
+static json_t *ordered(const json_t *from, const char *const *order, size_t n)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_object_get(from, order[i]);
+        if (v)
+            json_object_set(o, order[i], v);
+    }
+    return o;
+}
+
 static json_t *rule_view(const char *id, const json_t *doc)
 {
-    json_t *v = json_deep_copy(doc);
-    json_int_t slot = json_integer_value(json_object_get(v, "slot"));
-    json_object_del(v, "slot");
-    json_object_set_new(v, "rule_id", json_string(id));
-    json_object_set_new(v, "modsecurity_id", json_integer(WAF_RULE_ID_BASE + slot));
+    static const char *const rule_order[] = {"rule_name", "description", "enable",      "conditions",
+                                             "action",    "status",      "redirect_url"};
+    static const char *const cond_order[] = {"field", "name", "operator", "value", "negate", "ignore_case"};
+    json_int_t slot = json_integer_value(json_object_get(doc, "slot"));
+    json_t *v =
+        json_pack("{s:s,s:I}", "rule_id", id, "modsecurity_id", (json_int_t)(WAF_RULE_ID_BASE + slot));
+    json_t *rule = ordered(doc, rule_order, sizeof rule_order / sizeof rule_order[0]);
+    json_t *conds = json_array(), *c;
+    size_t i;
+    json_array_foreach (json_object_get(doc, "conditions"), i, c)
+        json_array_append_new(conds, ordered(c, cond_order, sizeof cond_order / sizeof cond_order[0]));
+    json_object_set_new(rule, "conditions", conds);
+    json_object_update(v, rule);
+    json_decref(rule);
     return v;
 }
 
@@ -46,15 +69,47 @@ static json_t *port_rules(struct req *r, const struct port_policy *chain, long *
     return req_hold(r, rows);
 }
 
+/* Every country of the rule's country conditions is one of the catalogue's
+ * (ISO 3166 alpha-2, from iso-codes): an unknown code would make a rule that
+ * never matches. 0, or -1 having replied. */
+static int known_countries(struct req *r, const json_t *rule)
+{
+    size_t i;
+    json_t *c, *known = NULL;
+    json_array_foreach (json_object_get(rule, "conditions"), i, c) {
+        if (strcmp(json_string_value(json_object_get(c, "field")), "country") != 0)
+            continue;
+        if (!known && !(known = catalogue_value(r, "countries")))
+            return -1;
+        json_t *value = json_object_get(c, "value");
+        bool list = json_is_array(value);
+        for (size_t k = 0; k < (list ? json_array_size(value) : 1); k++) {
+            const char *code = json_string_value(list ? json_array_get(value, k) : value);
+            if (json_object_get(known, code))
+                continue;
+            char where[48] = "";
+            if (list)
+                snprintf(where, sizeof where, "[%zu]", k);
+            reply_error(r, E_FIELD_INVALID,
+                        "conditions[%zu].value%s: %s is not one of the catalogue's countries", i, where,
+                        code);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The checked, canonical rule of the request body, or NULL having replied. */
 static json_t *request_rule(struct req *r)
 {
     char err[WAF_ERR_LEN];
     json_t *body = r->body_fields ? r->body_fields : req_hold(r, json_object());
-    json_t *rule = waf_rule_check(body, err, sizeof err);
-    if (!rule)
+    json_t *rule = req_hold(r, waf_rule_check(body, err, sizeof err));
+    if (!rule) {
         reply_waf_invalid(r, err);
-    return req_hold(r, rule);
+        return NULL;
+    }
+    return known_countries(r, rule) == 0 ? rule : NULL;
 }
 
 /* The chain of the path, and the rule of {rule_id} when `rule` is given. */

@@ -32,6 +32,9 @@ static int apply(struct req *r, const char *key)
     if (waf_policy_load(r, &p) != 0)
         return 0;
     const json_t *body = r->body_fields;
+    if (!key && !body) /* documented as required, like the secure-headers body */
+        return reply_error(r, E_FIELD_MISSING,
+                           "body: a JSON object holding at least one OWASP key is required");
     if (key && body && json_object_size(body) == 0)
         body = NULL;
     char err[256];
