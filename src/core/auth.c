@@ -197,6 +197,12 @@ int auth_check_access(struct req *r)
         if (load_site(r) != 0)
             return -1;
         break;
+    case ACCESS_TOKEN:
+        if (r->caller.kind == TOKEN_PORTAL)
+            return 0;
+        if (load_customer(r, r->caller.customer_id) != 0)
+            return -1;
+        break;
     }
     if (!has_service(&r->customer, rt->service)) {
         reply_error(r, E_SERVICE_DISABLED, "customer %s does not have %s", r->customer.id,

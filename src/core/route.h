@@ -23,6 +23,10 @@ enum access {
     ACCESS_BOUND_CUSTOMER, /* an installed app's token; acts for its customer */
     ACCESS_SITE,           /* {site_id} in a /specp path: the site's customer, checked as ACCESS_CUSTOMER;
                               the site (of the route's service: op.site, ap.site) is loaded into r->site */
+    ACCESS_TOKEN,          /* any app's token, acting for what it may: a portal token for its portal's
+                              customers (the handler scopes by r->caller.portal_id; no service check), an
+                              installed app's token for its customer (loaded into r->customer, as
+                              ACCESS_BOUND_CUSTOMER, service checked) */
 };
 
 /* The protection service a customer must have for the route. */

@@ -163,6 +163,22 @@ static int seed(struct fixture *fx)
     bad |= admin_var(fx, "C5", "customer_id", args);
     if (bad)
         return -1;
+    /* The ASN registry Origin Protection sites are checked against (a ROA
+     * CSV as `asn import` takes it): AS64500 may protect 10/8 down to /24
+     * and 2001:db8::/32 down to /48; AS64501 172.16/12 only down to /16. */
+    char roa[600];
+    snprintf(roa, sizeof roa, "%s/op-roa.csv", fx->data);
+    FILE *f = fopen(roa, "w");
+    if (!f)
+        return -1;
+    fputs("ASN,IP Prefix,Max Length,Trust Anchor\nAS64500,10.0.0.0/8,24,test\nAS64500,2001:db8::/32,48,test\n"
+          "AS64501,172.16.0.0/12,16,test\n",
+          f);
+    fclose(f);
+    json_t *imported = admin(fx->bin, fx->data, "asn import '%s'", roa);
+    json_decref(imported);
+    if (!imported)
+        return -1;
     const char *installs[][3] = {
         {"XSPE_IA1_C1", "IA1_ID", "C1"},     {"XSPE_IA1_C3", "IA1_ID", "C3"},
         {"XSPE_IA2_C2", "IA2_ID", "C2"},     {"XSPE_IAR_C1", "IA_REMOTE_ID", "C1"},

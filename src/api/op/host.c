@@ -1,0 +1,131 @@
+/* host.c — Origin Protection hosts (gaps A1.1; the document shows only the
+ * create path): POST {OPS}/network/{network_id}/host, GET/PUT/DELETE
+ * {OPH}, GET {OPS}/network/{network_id}/hosts. A host is a set of single
+ * addresses (/32, /128) inside its network's blocks, shared with no other
+ * host of the network. */
+#include <string.h>
+
+#include "api/op/op.h"
+#include "api/op/op_kinds.h"
+#include "core/resource.h"
+
+static int check_addresses(struct req *r, const struct resource *net, const struct cidr *b, size_t n,
+                           const struct resource *self)
+{
+    struct cidr net_blocks[OP_MAX_NETWORK_BLOCKS];
+    size_t nn = op_doc_blocks(net, net_blocks, OP_MAX_NETWORK_BLOCKS);
+    struct block_filter siblings = {
+        .kind = OP_HOST.name, .parent_rid = net->rid, .except_rid = self ? self->rid : 0};
+    if (op_blocks_disjoint(r, "cidr", b, n) != 0 ||
+        op_blocks_inside(r, "cidr", b, n, net_blocks, nn, "network's") != 0 ||
+        op_blocks_free(r, "cidr", b, n, &siblings, "host") != 0)
+        return -1;
+    return 0;
+}
+
+static json_t *host_json(const struct resource *host, bool with_id)
+{
+    json_t *h = json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(host->doc, "cidr"), "host_desc",
+                          op_doc_str(host, "host_desc"), "host_name", host->name);
+    if (with_id)
+        json_object_set_new(h, "host_id", json_string(host->id));
+    return h;
+}
+
+int op_host_create(struct req *r)
+{
+    struct resource site, net;
+    if (op_load_chain(r, &site, &net, NULL) != 0)
+        return 0;
+    struct cidr b[OP_MAX_HOST_ADDRESSES];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
+    if (n < 0 || check_addresses(r, &net, b, (size_t)n, NULL) != 0)
+        return 0;
+    long count = op_count_children(r, OP_HOST.name, &net);
+    if (count < 0)
+        return 0;
+    if (count >= OP_MAX_HOSTS)
+        return reply_error(r, E_LIMIT, "host_name: a network may have at most %d hosts", OP_MAX_HOSTS);
+
+    struct resource host = {.parent_rid = net.rid};
+    memcpy(host.customer_id, net.customer_id, sizeof host.customer_id);
+    snprintf(host.name, sizeof host.name, "%s", field_str(r, "host_name"));
+    const char *desc = field_str(r, "host_desc");
+    host.doc = req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "host_desc",
+                                     desc ? desc : ""));
+    int rc = r->store->ops->res_create(r->store, &OP_HOST, &host);
+    if (rc == STORE_CONFLICT)
+        return reply_error(r, E_CONFLICT, "host_name: %s is already a host of this network", host.name);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "network_id", "");
+    if (op_blocks_store(r, &host, b, (size_t)n, false) != 0)
+        return 0;
+    return reply_result(r, json_pack("{s:s}", "host_id", host.id));
+}
+
+int op_host_get(struct req *r)
+{
+    struct resource site, net, host;
+    if (op_load_chain(r, &site, &net, &host) != 0)
+        return 0;
+    return reply_result(r, host_json(&host, false));
+}
+
+int op_host_update(struct req *r)
+{
+    struct resource site, net, host;
+    if (op_load_chain(r, &site, &net, &host) != 0)
+        return 0;
+    struct cidr b[OP_MAX_HOST_ADDRESSES];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
+    if (n < 0 || check_addresses(r, &net, b, (size_t)n, &host) != 0)
+        return 0;
+    json_object_set_new(host.doc, "cidr", op_blocks_json(b, (size_t)n));
+    if (field_str(r, "host_desc")) /* absent: unchanged */
+        json_object_set_new(host.doc, "host_desc", json_string(field_str(r, "host_desc")));
+    int rc = r->store->ops->res_update(r->store, &host);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "host_id", "host_id: the host changed meanwhile; try again");
+    if (op_blocks_store(r, &host, b, (size_t)n, true) != 0)
+        return 0;
+    return reply_result(r, NULL);
+}
+
+int op_host_delete(struct req *r)
+{
+    struct resource site, net, host;
+    if (op_load_chain(r, &site, &net, &host) != 0)
+        return 0;
+    json_t *blocker = NULL;
+    int rc = r->store->ops->res_delete(r->store, host.rid, &blocker);
+    if (rc == STORE_CONFLICT)
+        return reply_delete_blocked(r, "host_id", blocker);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "host_id", "");
+    return reply_result(r, NULL);
+}
+
+int op_host_list(struct req *r)
+{
+    struct resource site, net;
+    if (op_load_chain(r, &site, &net, NULL) != 0)
+        return 0;
+    struct res_query q = {
+        .kind = OP_HOST.name, .customer_id = r->customer.id, .parent_rid = net.rid, .limit = OP_MAX_HOSTS};
+    json_t *rows;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, rows);
+    json_t *hosts = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row) {
+        struct resource h = {.doc = json_object_get(row, "doc")};
+        snprintf(h.id, sizeof h.id, "%s", json_string_value(json_object_get(row, "id")));
+        snprintf(h.name, sizeof h.name, "%s", json_string_value(json_object_get(row, "name")));
+        json_array_append_new(hosts, host_json(&h, true));
+    }
+    return reply_result(r, hosts);
+}

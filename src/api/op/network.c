@@ -1,0 +1,97 @@
+/* network.c — Origin Protection networks: POST {OPS}/network and
+ * GET/PUT/DELETE {OPS}/network/{network_id}. A network holds /24 (IPv4) or
+ * /48 (IPv6) blocks inside its site's blocks, disjoint from its sibling
+ * networks; an update must keep its hosts covered. */
+#include <string.h>
+
+#include "api/op/op.h"
+#include "api/op/op_kinds.h"
+#include "core/resource.h"
+
+/* The blocks lie inside the site's and overlap no other network of it. */
+static int check_blocks(struct req *r, const struct resource *site, const struct cidr *b, size_t n,
+                        const struct resource *self)
+{
+    struct cidr site_blocks[OP_MAX_SITE_BLOCKS];
+    size_t ns = op_doc_blocks(site, site_blocks, OP_MAX_SITE_BLOCKS);
+    struct block_filter siblings = {
+        .kind = OP_NETWORK.name, .parent_rid = site->rid, .except_rid = self ? self->rid : 0};
+    if (op_blocks_disjoint(r, "cidr", b, n) != 0 || op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
+        op_blocks_free(r, "cidr", b, n, &siblings, "network") != 0)
+        return -1;
+    return 0;
+}
+
+int op_network_create(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    struct cidr b[OP_MAX_NETWORK_BLOCKS];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
+    if (n < 0 || check_blocks(r, &site, b, (size_t)n, NULL) != 0)
+        return 0;
+    long count = op_count_children(r, OP_NETWORK.name, &site);
+    if (count < 0)
+        return 0;
+    if (count >= OP_MAX_NETWORKS)
+        return reply_error(r, E_LIMIT, "network_name: a site may have at most %d networks", OP_MAX_NETWORKS);
+
+    struct resource net = {.parent_rid = site.rid};
+    memcpy(net.customer_id, site.customer_id, sizeof net.customer_id);
+    snprintf(net.name, sizeof net.name, "%s", field_str(r, "network_name"));
+    const char *desc = field_str(r, "network_desc");
+    net.doc = req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc",
+                                    desc ? desc : ""));
+    int rc = r->store->ops->res_create(r->store, &OP_NETWORK, &net);
+    if (rc == STORE_CONFLICT)
+        return reply_error(r, E_CONFLICT, "network_name: %s is already a network of this site", net.name);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "site_id", "");
+    if (op_blocks_store(r, &net, b, (size_t)n, false) != 0)
+        return 0;
+    return reply_result(r, json_pack("{s:s}", "network_id", net.id));
+}
+
+int op_network_get(struct req *r)
+{
+    struct resource site, net;
+    if (op_load_chain(r, &site, &net, NULL) != 0)
+        return 0;
+    return reply_result(r, json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net.doc, "cidr"), "network_desc",
+                                     op_doc_str(&net, "network_desc"), "network_name", net.name));
+}
+
+int op_network_update(struct req *r)
+{
+    struct resource site, net;
+    if (op_load_chain(r, &site, &net, NULL) != 0)
+        return 0;
+    struct cidr b[OP_MAX_NETWORK_BLOCKS];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
+    if (n < 0 || check_blocks(r, &site, b, (size_t)n, &net) != 0)
+        return 0;
+    json_object_set_new(net.doc, "cidr", op_blocks_json(b, (size_t)n));
+    if (field_str(r, "network_desc")) /* absent: unchanged */
+        json_object_set_new(net.doc, "network_desc", json_string(field_str(r, "network_desc")));
+    int rc = r->store->ops->res_update(r->store, &net);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "network_id", "network_id: the network changed meanwhile; try again");
+    if (op_blocks_store(r, &net, b, (size_t)n, true) != 0)
+        return 0;
+    return reply_result(r, NULL);
+}
+
+int op_network_delete(struct req *r)
+{
+    struct resource site, net;
+    if (op_load_chain(r, &site, &net, NULL) != 0)
+        return 0;
+    json_t *blocker = NULL;
+    int rc = r->store->ops->res_delete(r->store, net.rid, &blocker);
+    if (rc == STORE_CONFLICT)
+        return reply_delete_blocked(r, "network_id", blocker);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "network_id", "");
+    return reply_result(r, NULL);
+}

@@ -1,0 +1,67 @@
+/* op_kinds.h — the Origin Protection resource kinds and the family's shared
+ * steps: loading the site / network / host chain a path names, and the
+ * address-block rules every level checks (docs/decisions.md, "Origin
+ * Protection: sites, networks, hosts, captures").
+ *
+ *   op.site     top level (per customer), name unique per customer; its
+ *               delete is refused while it has a network
+ *   op.network  under a site, name unique in the site; its delete is refused
+ *               while it has a host
+ *   op.host     under a network, name unique in the network
+ *   op.capture  a capture task under a site (serial id); goes with the site */
+#ifndef PARAPET_API_OP_KINDS_H
+#define PARAPET_API_OP_KINDS_H
+
+#include "core/req.h"
+
+extern const struct res_kind OP_SITE, OP_NETWORK, OP_HOST, OP_CAPTURE;
+
+enum {
+    OP_MAX_SITE_BLOCKS = 64,     /* cidr items of a site */
+    OP_MAX_NETWORK_BLOCKS = 64,  /* cidr items of a network */
+    OP_MAX_HOST_ADDRESSES = 64,  /* cidr items of a host */
+    OP_MAX_NETWORKS = 256,       /* networks per site */
+    OP_MAX_HOSTS = 1024,         /* hosts per network */
+    OP_MAX_SITES = 1000,         /* sites per customer */
+};
+
+/* Loads what the path names, in order: the site ({site_id}; on an
+ * ACCESS_SITE route the one the dispatcher loaded), then, when `network` is
+ * not NULL, the site's network {network_id}, then, when `host` is not NULL,
+ * that network's host {host_id}. Each out->doc belongs to the request. An
+ * unknown id and another tenant's id get the same 404 ("network_id: no such
+ * network"). Returns 0, or -1 having replied. */
+int op_load_chain(struct req *r, struct resource *site, struct resource *network, struct resource *host);
+
+/* The blocks of an array field (already canonical), or -1 having replied
+ * when there are more than max. */
+long op_field_blocks(struct req *r, const char *field, struct cidr *out, size_t max);
+/* 400 when two blocks of the field overlap ("cidr[2]: overlaps cidr[0]
+ * (10.0.0.0/24)"). Returns 0, or -1 having replied. */
+int op_blocks_disjoint(struct req *r, const char *field, const struct cidr *b, size_t n);
+/* 400 when a block lies inside no block of `outer` ("cidr[1]: 10.9.0.0/24
+ * must lie inside the site's blocks"). Returns 0, or -1 having replied. */
+int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, size_t n, const struct cidr *outer,
+                     size_t n_outer, const char *whose);
+/* 409 when a block overlaps one that `f` sees ("cidr[0]: 10.0.0.0/24 overlaps
+ * network 1a2b... (10.0.0.0/24)"); `holder` names what f looks at. Returns
+ * 0, or -1 having replied. */
+int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_t n, const struct block_filter *f,
+                   const char *holder);
+/* Replaces the resource's indexed blocks; then, when check_children, 409
+ * when a block of a descendant is no longer covered. Returns 0, or -1
+ * having replied. */
+int op_blocks_store(struct req *r, const struct resource *res, const struct cidr *b, size_t n,
+                    bool check_children);
+/* How many children of `kind` the parent has (limit checks). -1 on a store
+ * error (replied). */
+long op_count_children(struct req *r, const char *kind, const struct resource *parent);
+/* The blocks of a resource's document member "cidr" (canonical strings):
+ * fills out[max], returns the count. */
+size_t op_doc_blocks(const struct resource *res, struct cidr *out, size_t max);
+/* The blocks as an array of canonical strings (new reference). */
+json_t *op_blocks_json(const struct cidr *b, size_t n);
+/* A string member of a resource's document, "" when absent. */
+const char *op_doc_str(const struct resource *res, const char *member);
+
+#endif

@@ -1,0 +1,156 @@
+/* site.c — Origin Protection sites: POST {OPC}/site, GET/PUT/DELETE {OPS}.
+ * A site holds one ASN and address blocks registered for it; the blocks are
+ * indexed (store blocks_*) so that no other customer protects them and the
+ * site's networks and hosts stay inside them. */
+#include <string.h>
+
+#include "api/op/op.h"
+#include "api/op/op_kinds.h"
+#include "api/op/op_rules.h"
+#include "core/catalogue.h"
+#include "core/resource.h"
+
+/* as_num is in the registry and every block belongs to it; the blocks are
+ * disjoint, protected by no other customer and by no other site of this
+ * customer. `self` is the site being updated (NULL on create). */
+static int check_blocks(struct req *r, long long asn, const struct cidr *b, size_t n, const struct resource *self)
+{
+    if (op_blocks_disjoint(r, "cidr", b, n) != 0)
+        return -1;
+    json_t *prefixes = NULL;
+    int rc = r->store->ops->asn_prefixes(r->store, asn, &prefixes);
+    if (rc != STORE_OK) {
+        reply_store_error(r, rc);
+        return -1;
+    }
+    req_hold(r, prefixes);
+    if (json_array_size(prefixes) == 0) {
+        reply_error(r, E_RULE, "as_num: AS%lld is not in the ASN registry", asn);
+        return -1;
+    }
+    char why[160];
+    long bad = op_blocks_outside_asn(b, n, asn, prefixes, why, sizeof why);
+    if (bad >= 0) {
+        char text[NET_TEXT_MAX];
+        cidr_format(&b[bad], text);
+        reply_error(r, E_RULE, "cidr[%ld]: %s %s", bad, text, why);
+        return -1;
+    }
+    int64_t except = self ? self->rid : 0;
+    struct block_filter others = {.top_level = true, .not_customer_id = r->customer.id, .except_rid = except};
+    struct block_filter my_sites = {.kind = OP_SITE.name, .customer_id = r->customer.id, .except_rid = except};
+    if (op_blocks_free(r, "cidr", b, n, &others, "") != 0 || op_blocks_free(r, "cidr", b, n, &my_sites, "site") != 0)
+        return -1;
+    return 0;
+}
+
+json_t *op_site_service(struct req *r, const char *customer_id)
+{
+    json_t *plans = catalogue_value(r, "op_service_plans");
+    if (!plans)
+        return NULL;
+    json_t *out = json_deep_copy(json_object_get(plans, "default"));
+    if (!json_is_object(out))
+        out = json_object();
+    json_object_update(out, json_object_get(json_object_get(plans, "by_customer"), customer_id));
+    return req_hold(r, out);
+}
+
+static const char *service_member(const json_t *service, const char *key)
+{
+    const char *v = json_string_value(json_object_get(service, key));
+    return v ? v : "";
+}
+
+json_t *op_site_json(const struct resource *site, const json_t *service)
+{
+    json_t *s = json_object();
+    json_object_set(s, "as_num", json_object_get(site->doc, "as_num"));
+    json_object_set(s, "cidr", json_object_get(site->doc, "cidr"));
+    json_object_set_new(s, "service_plan", json_string(service_member(service, "service_plan")));
+    json_object_set_new(s, "service_type", json_string(service_member(service, "service_type")));
+    json_object_set_new(s, "site_desc", json_string(op_doc_str(site, "site_desc")));
+    json_object_set_new(s, "site_name", json_string(site->name));
+    return s;
+}
+
+int op_site_create(struct req *r)
+{
+    struct cidr b[OP_MAX_SITE_BLOCKS];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_SITE_BLOCKS);
+    long long asn = field_int(r, "as_num", 0);
+    if (n < 0 || check_blocks(r, asn, b, (size_t)n, NULL) != 0)
+        return 0;
+    struct res_query mine = {.kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
+    json_t *rows = NULL;
+    long total = 0;
+    int rc = r->store->ops->res_list(r->store, &mine, &rows, &total);
+    json_decref(rows);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    if (total >= OP_MAX_SITES)
+        return reply_error(r, E_LIMIT, "site_name: a customer may have at most %d sites", OP_MAX_SITES);
+
+    struct resource site = {0};
+    memcpy(site.customer_id, r->customer.id, sizeof site.customer_id);
+    snprintf(site.name, sizeof site.name, "%s", field_str(r, "site_name"));
+    site.doc = req_hold(r, json_pack("{s:I,s:o,s:s}", "as_num", (json_int_t)asn, "cidr",
+                                     op_blocks_json(b, (size_t)n), "site_desc",
+                                     field_str(r, "site_desc") ? field_str(r, "site_desc") : ""));
+    rc = r->store->ops->res_create(r->store, &OP_SITE, &site);
+    if (rc == STORE_CONFLICT)
+        return reply_error(r, E_CONFLICT, "site_name: %s is already a site of this customer", site.name);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    if (op_blocks_store(r, &site, b, (size_t)n, false) != 0)
+        return 0;
+    return reply_result(r, json_pack("{s:s}", "site_id", site.id));
+}
+
+int op_site_get(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    json_t *service = op_site_service(r, site.customer_id);
+    if (!service)
+        return 0;
+    /* the document shows an array for the one site (gaps B.2.2) */
+    return reply_result(r, json_pack("[o]", op_site_json(&site, service)));
+}
+
+int op_site_update(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    struct cidr b[OP_MAX_SITE_BLOCKS];
+    long n = op_field_blocks(r, "cidr", b, OP_MAX_SITE_BLOCKS);
+    long long asn = field_int(r, "as_num", 0);
+    if (n < 0 || check_blocks(r, asn, b, (size_t)n, &site) != 0)
+        return 0;
+    json_object_set_new(site.doc, "as_num", json_integer(asn));
+    json_object_set_new(site.doc, "cidr", op_blocks_json(b, (size_t)n));
+    if (field_str(r, "site_desc")) /* absent: unchanged */
+        json_object_set_new(site.doc, "site_desc", json_string(field_str(r, "site_desc")));
+    int rc = r->store->ops->res_update(r->store, &site);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "site_id", "site_id: the site changed meanwhile; try again");
+    if (op_blocks_store(r, &site, b, (size_t)n, true) != 0)
+        return 0;
+    return reply_result(r, NULL);
+}
+
+int op_site_delete(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    json_t *blocker = NULL;
+    int rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
+    if (rc == STORE_CONFLICT)
+        return reply_delete_blocked(r, "site_id", blocker);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, "site_id", "");
+    return reply_result(r, NULL);
+}
