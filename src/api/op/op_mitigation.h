@@ -83,8 +83,7 @@ extern const struct res_kind OP_SITE_MITIGATION, OP_SITE_POLICY, OP_HOST_DETECTI
 /* Replies with a pure rule's refusal; returns 0 like reply_*. */
 int reply_refusal(struct req *r, const struct op_refusal *why);
 
-/* The site of the request: r->site on the {SOPS} doors, else {site_id}
- * loaded for the path's customer (404 "site_id: no such site"). */
+/* The site of the request (op_load_chain: r->site on the {SOPS} doors). */
 int op_site_of(struct req *r, struct resource *site);
 
 /* The site, network and host a {OPH}/{SOPH} path names. With `levels`,
