@@ -15,7 +15,7 @@
 
 /* ---- limits (documented in docs/decisions.md) ---- */
 enum {
-    OP_LIST_MAX_IPS = 1000,        /* source_ips of one allow or block list */
+    OP_LIST_MAX_IPS = 500,         /* source_ips of one allow or block list */
     OP_LIST_MAX_COUNTRIES = 300,   /* src_countries of one list */
     OP_FLEX_MAX_PER_HOST = 32,     /* flex filters of one host (and of one host in one profile) */
     OP_FLEX_MAX_PORTS = 32,        /* port of one flex filter */
