@@ -3,7 +3,7 @@
 # benchmark. Runs apt-get only when something is missing (as root, or via sudo).
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
-libsqlite3-dev libidn2-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils
+libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils
 iso-codes netbase"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
 missing=""

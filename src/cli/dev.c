@@ -12,6 +12,7 @@
 
 #include "cli/accounts.h"
 #include "cli/cli.h"
+#include "cli/dev_op.h"
 #include "server/tls.h"
 
 #define DEV_HOST_URL "https://app.example.test"
@@ -55,6 +56,7 @@ static json_t *seed(struct store *s, struct account_error *e)
         bool ok = true;
         for (size_t i = 0; ok && i < sizeof dev_asns / sizeof dev_asns[0]; i++)
             ok = account_asn_add(s, dev_asns[i].asn, dev_asns[i].prefix, -1, "dev", e) == 0;
+        ok = ok && dev_op_seed(s, get(cust1, "customer_id"), e) == 0;
         if (ok && s->ops->commit(s) == STORE_OK)
             out = json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:O}", "portal", portal, "portal_app", papp,
                             "installed_app", iapp, "installed_app_host_url", DEV_HOST_URL, "customer_1",

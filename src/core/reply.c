@@ -134,6 +134,13 @@ int reply_redirect(struct req *r, const char *location)
     return 0;
 }
 
+int reply_raw(struct req *r, const char *content_type, char *body, size_t len)
+{
+    set_body(r, 200, 0, body, len);
+    r->reply_type = content_type;
+    return 0;
+}
+
 const char *field_str(struct req *r, const char *name)
 {
     return json_string_value(json_object_get(r->fields, name));

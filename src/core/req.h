@@ -84,6 +84,7 @@ struct req {
     const char *reply_type;
     const char *location; /* 302 target */
     const char *allow;    /* 405: the methods the path takes */
+    int retry_after;      /* 429: seconds before trying again (Retry-After); 0: no header */
 };
 
 const char *method_name(enum http_method m);
@@ -106,5 +107,8 @@ int reply_result(struct req *r, json_t *result); /* steals result; NULL = no res
 int reply_error(struct req *r, enum err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int reply_store_error(struct req *r, int store_rc); /* maps STORE_* to an envelope error */
 int reply_redirect(struct req *r, const char *location);
+/* A 200 reply that is not an envelope (a file download): `body` is
+ * malloc'd and taken over; `content_type` must outlive the request. */
+int reply_raw(struct req *r, const char *content_type, char *body, size_t len);
 
 #endif

@@ -324,6 +324,11 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
     if (r->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+    if (r->retry_after > 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%d", r->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     if (p->server->cfg->log_requests || r->status >= 500)

@@ -122,9 +122,8 @@ int op_host_list(struct req *r)
     size_t i;
     json_t *row;
     json_array_foreach (rows, i, row) {
-        struct resource h = {.doc = json_object_get(row, "doc")};
-        snprintf(h.id, sizeof h.id, "%s", json_string_value(json_object_get(row, "id")));
-        snprintf(h.name, sizeof h.name, "%s", json_string_value(json_object_get(row, "name")));
+        struct resource h;
+        op_row_resource(row, &h);
         json_array_append_new(hosts, host_json(&h, true));
     }
     return reply_result(r, hosts);

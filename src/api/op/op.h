@@ -5,6 +5,7 @@
 #ifndef PARAPET_API_OP_H
 #define PARAPET_API_OP_H
 
+#include "api/op/capture_queue.h"
 #include "api/op/op_kinds.h"
 #include "api/op/op_rules.h"
 #include "core/req.h"
@@ -14,13 +15,22 @@ int op_site_create(struct req *r);
 int op_site_get(struct req *r);
 int op_site_update(struct req *r);
 int op_site_delete(struct req *r);
+/* The catalogue key of the sites' read-only service_plan and service_type:
+ * {"default": {...}, "by_customer": {"<customer_id>": {...}}}. */
+#define OP_SERVICE_PLANS "op_service_plans"
 /* The site's read shape {as_num, cidr, service_plan, service_type,
- * site_desc, site_name} (new reference); `service` from op_site_service. */
-json_t *op_site_json(const struct resource *site, const json_t *service);
-/* The customer's service_plan and service_type (catalogue op_service_plans:
- * "default", overridden per customer by "by_customer"), held by the
- * request; NULL having replied 500. */
-json_t *op_site_service(struct req *r, const char *customer_id);
+ * site_desc, site_name} (new reference); `plans` is the catalogue value. */
+json_t *op_site_json(const struct resource *site, const json_t *plans);
+/* sites.c: GET {OPC}/sites, GET /specp/op/sites, GET {OPC}/site-report */
+int op_sites_list(struct req *r);
+int op_token_sites_list(struct req *r);
+int op_site_report(struct req *r);
+/* capture.c */
+int op_capture_create(struct req *r);
+int op_capture_get(struct req *r);
+int op_capture_download(struct req *r);
+/* config_options.c */
+int op_config_options(struct req *r);
 /* network.c */
 int op_network_create(struct req *r);
 int op_network_get(struct req *r);

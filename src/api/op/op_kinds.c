@@ -2,6 +2,7 @@
  * (op_kinds.h). */
 #include "api/op/op_kinds.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,6 +139,23 @@ size_t op_doc_blocks(const struct resource *res, struct cidr *out, size_t max)
             n++;
     }
     return n;
+}
+
+void op_row_resource(const json_t *row, struct resource *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->kind, sizeof out->kind, "%s", json_string_value(json_object_get(row, "kind")));
+    snprintf(out->id, sizeof out->id, "%s", json_string_value(json_object_get(row, "id")));
+    snprintf(out->customer_id, sizeof out->customer_id, "%s",
+             json_string_value(json_object_get(row, "customer_id")));
+    snprintf(out->name, sizeof out->name, "%s",
+             json_string_value(json_object_get(row, "name")) ? json_string_value(json_object_get(row, "name")) : "");
+    out->rid = json_integer_value(json_object_get(row, "rid"));
+    out->parent_rid = json_integer_value(json_object_get(row, "parent_rid"));
+    out->doc = json_object_get(row, "doc");
+    out->created_at = json_integer_value(json_object_get(row, "created_at"));
+    out->updated_at = json_integer_value(json_object_get(row, "updated_at"));
+    out->version = json_integer_value(json_object_get(row, "version"));
 }
 
 json_t *op_blocks_json(const struct cidr *b, size_t n)

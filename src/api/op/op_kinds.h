@@ -59,6 +59,8 @@ long op_count_children(struct req *r, const char *kind, const struct resource *p
 /* The blocks of a resource's document member "cidr" (canonical strings):
  * fills out[max], returns the count. */
 size_t op_doc_blocks(const struct resource *res, struct cidr *out, size_t max);
+/* A row of store_ops.res_list as a resource (its doc borrowed from the row). */
+void op_row_resource(const json_t *row, struct resource *out);
 /* The blocks as an array of canonical strings (new reference). */
 json_t *op_blocks_json(const struct cidr *b, size_t n);
 /* A string member of a resource's document, "" when absent. */

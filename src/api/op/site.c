@@ -2,12 +2,15 @@
  * A site holds one ASN and address blocks registered for it; the blocks are
  * indexed (store blocks_*) so that no other customer protects them and the
  * site's networks and hosts stay inside them. */
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/op/op.h"
 #include "api/op/op_kinds.h"
 #include "api/op/op_rules.h"
 #include "core/catalogue.h"
+#include "core/config.h"
 #include "core/resource.h"
 
 /* as_num is in the registry and every block belongs to it; the blocks are
@@ -44,34 +47,22 @@ static int check_blocks(struct req *r, long long asn, const struct cidr *b, size
     return 0;
 }
 
-json_t *op_site_service(struct req *r, const char *customer_id)
+static const char *plan_member(const json_t *plans, const char *customer_id, const char *key)
 {
-    json_t *plans = catalogue_value(r, "op_service_plans");
-    if (!plans)
-        return NULL;
-    json_t *out = json_deep_copy(json_object_get(plans, "default"));
-    if (!json_is_object(out))
-        out = json_object();
-    json_object_update(out, json_object_get(json_object_get(plans, "by_customer"), customer_id));
-    return req_hold(r, out);
-}
-
-static const char *service_member(const json_t *service, const char *key)
-{
-    const char *v = json_string_value(json_object_get(service, key));
+    const char *v = json_string_value(json_object_get(
+        json_object_get(json_object_get(plans, "by_customer"), customer_id), key));
+    if (!v)
+        v = json_string_value(json_object_get(json_object_get(plans, "default"), key));
     return v ? v : "";
 }
 
-json_t *op_site_json(const struct resource *site, const json_t *service)
+json_t *op_site_json(const struct resource *site, const json_t *plans)
 {
-    json_t *s = json_object();
-    json_object_set(s, "as_num", json_object_get(site->doc, "as_num"));
-    json_object_set(s, "cidr", json_object_get(site->doc, "cidr"));
-    json_object_set_new(s, "service_plan", json_string(service_member(service, "service_plan")));
-    json_object_set_new(s, "service_type", json_string(service_member(service, "service_type")));
-    json_object_set_new(s, "site_desc", json_string(op_doc_str(site, "site_desc")));
-    json_object_set_new(s, "site_name", json_string(site->name));
-    return s;
+    return json_pack("{s:O,s:O,s:s,s:s,s:s,s:s}", "as_num", json_object_get(site->doc, "as_num"), "cidr",
+                     json_object_get(site->doc, "cidr"), "service_plan",
+                     plan_member(plans, site->customer_id, "service_plan"), "service_type",
+                     plan_member(plans, site->customer_id, "service_type"), "site_desc",
+                     op_doc_str(site, "site_desc"), "site_name", site->name);
 }
 
 int op_site_create(struct req *r)
@@ -112,11 +103,11 @@ int op_site_get(struct req *r)
     struct resource site;
     if (op_load_chain(r, &site, NULL, NULL) != 0)
         return 0;
-    json_t *service = op_site_service(r, site.customer_id);
-    if (!service)
+    json_t *plans = catalogue_value(r, OP_SERVICE_PLANS);
+    if (!plans)
         return 0;
     /* the document shows an array for the one site (gaps B.2.2) */
-    return reply_result(r, json_pack("[o]", op_site_json(&site, service)));
+    return reply_result(r, json_pack("[o]", op_site_json(&site, plans)));
 }
 
 int op_site_update(struct req *r)
@@ -141,16 +132,38 @@ int op_site_update(struct req *r)
     return reply_result(r, NULL);
 }
 
+/* The capture files of the site's tasks (which go with the site). */
+static void remove_captures(struct req *r, json_t *tasks)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach (tasks, i, row) {
+        const char *file = json_string_value(json_object_get(json_object_get(row, "doc"), "file"));
+        char path[4096];
+        if (file && snprintf(path, sizeof path, "%s/%s", r->config->data_dir, file) < (int)sizeof path)
+            unlink(path);
+    }
+}
+
 int op_site_delete(struct req *r)
 {
     struct resource site;
     if (op_load_chain(r, &site, NULL, NULL) != 0)
         return 0;
+    struct res_query q = {
+        .kind = OP_CAPTURE.name, .customer_id = r->customer.id, .parent_rid = site.rid, .limit = 1000000};
+    json_t *tasks = NULL;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &tasks, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, tasks);
     json_t *blocker = NULL;
-    int rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
+    rc = r->store->ops->res_delete(r->store, site.rid, &blocker);
     if (rc == STORE_CONFLICT)
         return reply_delete_blocked(r, "site_id", blocker);
     if (rc != STORE_OK)
         return reply_res_error(r, rc, "site_id", "");
+    remove_captures(r, tasks);
     return reply_result(r, NULL);
 }

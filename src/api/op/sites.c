@@ -1,0 +1,152 @@
+/* sites.c — lists of sites (beyond the documents: GET {OPC}/sites and
+ * GET /specp/op/sites) and the site report GET {OPC}/site-report (gaps
+ * A1.4: the document does not show its fields; docs/decisions.md). */
+#include <stdio.h>
+
+#include "api/op/op.h"
+#include "api/op/op_kinds.h"
+#include "core/catalogue.h"
+#include "core/resource.h"
+
+enum { OP_LIST_ALL = 1000000 }; /* "every row" for res_list (sites are capped per customer) */
+
+/* A page of sites q sees, each in the read shape plus site_id (and
+ * customer_id when with_customer). */
+static int reply_sites(struct req *r, struct res_query *q, bool with_customer)
+{
+    json_t *plans = catalogue_value(r, OP_SERVICE_PLANS);
+    if (!plans)
+        return 0;
+    long page_size = (long)field_int(r, "page_size", 100);
+    q->offset = page_offset(field_int(r, "page", 1), page_size);
+    q->limit = page_size;
+    json_t *rows;
+    long total;
+    int rc = r->store->ops->res_list(r->store, q, &rows, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, rows);
+    json_t *sites = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row) {
+        struct resource site;
+        op_row_resource(row, &site);
+        json_t *s = op_site_json(&site, plans);
+        json_object_set_new(s, "site_id", json_string(site.id));
+        if (with_customer)
+            json_object_set_new(s, "customer_id", json_string(site.customer_id));
+        json_array_append_new(sites, s);
+    }
+    return reply_result(r, sites);
+}
+
+int op_sites_list(struct req *r)
+{
+    struct res_query q = {.kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
+    return reply_sites(r, &q, false);
+}
+
+int op_token_sites_list(struct req *r)
+{
+    struct res_query q = {.kind = OP_SITE.name, .parent_rid = RES_TOP_LEVEL};
+    if (r->caller.kind == TOKEN_PORTAL)
+        q.portal_id = r->caller.portal_id; /* every customer of the portal */
+    else
+        q.customer_id = r->customer.id; /* the installed app's customer (ACCESS_TOKEN loaded it) */
+    return reply_sites(r, &q, true);
+}
+
+/* Every resource of a kind the customer has, whatever its parent. */
+static json_t *all_of(struct req *r, const char *kind, int parent_rid)
+{
+    struct res_query q = {.kind = kind, .customer_id = r->customer.id, .parent_rid = parent_rid,
+                          .limit = OP_LIST_ALL};
+    json_t *rows = NULL;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    if (rc != STORE_OK) {
+        reply_store_error(r, rc);
+        return NULL;
+    }
+    return req_hold(r, rows);
+}
+
+static void add_int(json_t *o, const char *key, json_int_t by)
+{
+    json_int_t was = json_integer_value(json_object_get(o, key));
+    json_object_set_new(o, key, json_integer(was > INT64_MAX - by ? INT64_MAX : was + by));
+}
+
+/* The addresses a site's blocks cover: IPv4 addresses, and IPv6 /64 subnets
+ * (an IPv6 address count is too large to be useful). */
+static void count_addresses(json_t *entry, const struct resource *site)
+{
+    struct cidr b[OP_MAX_SITE_BLOCKS];
+    size_t n = op_doc_blocks(site, b, OP_MAX_SITE_BLOCKS);
+    json_t *a = json_pack("{s:I,s:I}", "ipv4", (json_int_t)0, "ipv6_64", (json_int_t)0);
+    for (size_t i = 0; i < n; i++) {
+        if (b[i].addr.family == NET_V4)
+            add_int(a, "ipv4", (json_int_t)cidr_size(&b[i]));
+        else if (b[i].prefix <= 64)
+            add_int(a, "ipv6_64", b[i].prefix <= 2 ? INT64_MAX : (json_int_t)1 << (64 - b[i].prefix));
+    }
+    json_object_set_new(entry, "addresses", a);
+}
+
+/* One read per kind (sites, networks, hosts), joined here by parent. */
+int op_site_report(struct req *r)
+{
+    json_t *sites = all_of(r, OP_SITE.name, RES_TOP_LEVEL);
+    json_t *nets = sites ? all_of(r, OP_NETWORK.name, 0) : NULL;
+    json_t *hosts = nets ? all_of(r, OP_HOST.name, 0) : NULL;
+    if (!hosts)
+        return 0;
+    json_t *by_rid = req_hold(r, json_object()); /* site or network rid -> the site's entry */
+    json_t *report = json_array();
+    size_t i;
+    json_t *row;
+    char key[32];
+    json_array_foreach (sites, i, row) {
+        struct resource site;
+        op_row_resource(row, &site);
+        json_t *e = json_pack("{s:s,s:s,s:O,s:O,s:[],s:i,s:i}", "site_id", site.id, "site_name", site.name,
+                              "as_num", json_object_get(site.doc, "as_num"), "cidr",
+                              json_object_get(site.doc, "cidr"), "networks", "hosts", 0, "host_addresses", 0);
+        count_addresses(e, &site);
+        json_array_append_new(report, e);
+        snprintf(key, sizeof key, "%lld", (long long)site.rid);
+        json_object_set(by_rid, key, e);
+    }
+    json_array_foreach (nets, i, row) {
+        struct resource net;
+        op_row_resource(row, &net);
+        snprintf(key, sizeof key, "%lld", (long long)net.parent_rid);
+        json_t *e = json_object_get(by_rid, key);
+        if (!e)
+            continue;
+        json_array_append_new(json_object_get(e, "networks"),
+                              json_pack("{s:s,s:s,s:O,s:i}", "network_id", net.id, "network_name", net.name,
+                                        "cidr", json_object_get(net.doc, "cidr"), "hosts", 0));
+        snprintf(key, sizeof key, "%lld", (long long)net.rid);
+        json_object_set(by_rid, key, e);
+        snprintf(key, sizeof key, "n%lld", (long long)net.rid);
+        json_object_set(by_rid, key, json_array_get(json_object_get(e, "networks"),
+                                                    json_array_size(json_object_get(e, "networks")) - 1));
+    }
+    json_array_foreach (hosts, i, row) {
+        struct resource host;
+        op_row_resource(row, &host);
+        snprintf(key, sizeof key, "%lld", (long long)host.parent_rid);
+        json_t *e = json_object_get(by_rid, key);
+        snprintf(key, sizeof key, "n%lld", (long long)host.parent_rid);
+        json_t *n = json_object_get(by_rid, key);
+        if (!e || !n)
+            continue;
+        json_int_t addrs = (json_int_t)json_array_size(json_object_get(host.doc, "cidr"));
+        add_int(e, "hosts", 1);
+        add_int(e, "host_addresses", addrs);
+        add_int(n, "hosts", 1);
+    }
+    return reply_result(r, json_pack("{s:o}", "sites", report));
+}
