@@ -58,7 +58,7 @@ int op_auto_profile_set(struct req *r)
     if (op_site_of(r, &site) != 0)
         return 0;
     const char *id = path_param(r, "profile_id");
-    json_t *templates = catalogue_value(r, "op_auto_mitigation_templates");
+    json_t *templates = op_catalogue(r, "op_auto_mitigation_templates");
     if (!templates)
         return 0;
     if (json_object_get(templates, id))
@@ -195,7 +195,7 @@ int op_auto_profiles_list(struct req *r)
     struct resource site;
     if (op_site_of(r, &site) != 0)
         return 0;
-    json_t *templates = catalogue_value(r, "op_auto_mitigation_templates");
+    json_t *templates = op_catalogue(r, "op_auto_mitigation_templates");
     if (!templates)
         return 0;
     bool paged = field_json(r, "limit") != NULL;

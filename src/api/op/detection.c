@@ -27,7 +27,7 @@ int op_detection_policy_set(struct req *r)
     struct resource det;
     if (op_path_load(r, false, &p) != 0 || op_settings_load(r, &OP_HOST_DETECTION, &p.host, &det) != 0)
         return 0;
-    json_t *tree = catalogue_value(r, "op_detection_defaults");
+    json_t *tree = op_catalogue(r, "op_detection_defaults");
     if (!tree)
         return 0;
     json_t *policy = json_object_get(det.doc, "policy");
@@ -57,7 +57,7 @@ int op_detection_policy_get(struct req *r)
     struct resource det;
     if (op_path_load(r, false, &p) != 0 || op_settings_load(r, &OP_HOST_DETECTION, &p.host, &det) != 0)
         return 0;
-    json_t *tree = catalogue_value(r, "op_detection_defaults");
+    json_t *tree = op_catalogue(r, "op_detection_defaults");
     if (!tree)
         return 0;
     long model = (long)json_integer_value(json_object_get(det.doc, "model"));

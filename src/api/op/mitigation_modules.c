@@ -39,7 +39,7 @@ int op_basic_filtering_get(struct req *r)
     struct module_ctx m;
     if (module_load(r, "basic_network_filtering", &m) != 0)
         return 0;
-    json_t *sets = catalogue_value(r, "op_basic_filtering_rule_sets");
+    json_t *sets = op_catalogue(r, "op_basic_filtering_rule_sets");
     if (!sets)
         return 0;
     return reply_result(r, json_pack("{s:O,s:O,s:O}", "is_enabled", json_object_get(m.state, "is_enabled"),

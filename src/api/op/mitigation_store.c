@@ -2,7 +2,9 @@
  * settings documents, loading the site/network/host of a path (with the
  * overview's reserved 0 levels), settings documents created on first write
  * and read over the catalogue's defaults, and finding a profile. */
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/op/op_kinds.h"
@@ -11,11 +13,14 @@
 #include "core/resource.h"
 #include "core/text.h"
 
-/* Settings documents: children without names, one per parent (docs/decisions.md). */
-const struct res_kind OP_SITE_MITIGATION = {"op.site.mitigation", .parent = "op.site"};
-const struct res_kind OP_SITE_POLICY = {"op.site.policy", .parent = "op.site"};
-const struct res_kind OP_HOST_DETECTION = {"op.host.detection", .parent = "op.host"};
-const struct res_kind OP_HOST_MITIGATION = {"op.host.mitigation", .parent = "op.host"};
+/* Settings documents: one per parent, under the fixed name "settings" (unique
+ * in the parent, so that one indexed lookup finds it and two first writes
+ * cannot both create it). */
+#define SETTINGS_NAME "settings"
+const struct res_kind OP_SITE_MITIGATION = {"op.site.mitigation", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_SITE_POLICY = {"op.site.policy", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_HOST_DETECTION = {"op.host.detection", .parent = "op.host", .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_HOST_MITIGATION = {"op.host.mitigation", .parent = "op.host", .name_scope = RES_NAME_IN_PARENT};
 /* Resources of their own. A profile's public profile_id is its name (the
  * client chooses it, unique in its site); its id stays internal. */
 const struct res_kind OP_FLEX_FILTER = {"op.flex_filter", .parent = "op.host"};
@@ -64,28 +69,18 @@ int op_settings_load(struct req *r, const struct res_kind *kind, const struct re
                      struct resource *out)
 {
     memset(out, 0, sizeof *out);
-    struct res_query q = {.kind = kind->name, .customer_id = parent->customer_id, .parent_rid = parent->rid,
-                          .limit = 1};
-    json_t *rows;
-    long total;
-    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    struct res_query q = {.kind = kind->name, .customer_id = parent->customer_id, .parent_rid = parent->rid};
+    int rc = r->store->ops->res_get(r->store, &q, NULL, SETTINGS_NAME, out);
+    if (rc == STORE_NOT_FOUND) {
+        memset(out, 0, sizeof *out);
+        out->doc = req_hold(r, json_object());
+        return 0;
+    }
     if (rc != STORE_OK) {
         reply_store_error(r, rc);
         return -1;
     }
-    req_hold(r, rows);
-    json_t *row = json_array_get(rows, 0);
-    if (!row) {
-        out->doc = req_hold(r, json_object());
-        return 0;
-    }
-    copy_text(out->kind, sizeof out->kind, kind->name);
-    copy_text(out->id, sizeof out->id, json_string_value(json_object_get(row, "id")));
-    copy_text(out->customer_id, sizeof out->customer_id, parent->customer_id);
-    out->rid = json_integer_value(json_object_get(row, "rid"));
-    out->parent_rid = parent->rid;
-    out->version = json_integer_value(json_object_get(row, "version"));
-    out->doc = json_object_get(row, "doc");
+    req_hold(r, out->doc);
     if (!json_is_object(out->doc))
         out->doc = req_hold(r, json_object());
     return 0;
@@ -101,7 +96,7 @@ int op_settings_save(struct req *r, const struct res_kind *kind, const struct re
         copy_text(res->kind, sizeof res->kind, kind->name);
         copy_text(res->customer_id, sizeof res->customer_id, parent->customer_id);
         res->parent_rid = parent->rid;
-        res->name[0] = '\0';
+        copy_text(res->name, sizeof res->name, SETTINGS_NAME);
         rc = r->store->ops->res_create(r->store, kind, res);
     }
     if (rc != STORE_OK) {
@@ -111,9 +106,64 @@ int op_settings_save(struct req *r, const struct res_kind *kind, const struct re
     return 0;
 }
 
+/* A thread's parsed copies of the catalogue values this family reads on every
+ * request (the detection tree is ~2.5 KB of JSON), each valid while the
+ * store's change counter is the one read before it (as auth_cache does). */
+struct cached_value {
+    const char *key; /* a string literal of the callers */
+    uint64_t version;
+    json_t *value;
+};
+enum { CACHE_SLOTS = 4 };
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+static void cache_free(void *p)
+{
+    struct cached_value *c = p;
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        json_decref(c[i].value);
+    free(c);
+}
+
+static void cache_init(void)
+{
+    (void)pthread_key_create(&cache_key, cache_free);
+}
+
+/* This thread's slots (freed when the thread ends), or NULL. */
+static struct cached_value *thread_cache(void)
+{
+    pthread_once(&cache_once, cache_init);
+    struct cached_value *c = pthread_getspecific(cache_key);
+    if (!c && (c = calloc(CACHE_SLOTS, sizeof *c)) && pthread_setspecific(cache_key, c) != 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
+json_t *op_catalogue(struct req *r, const char *key)
+{
+    struct cached_value *c = r->data_version ? thread_cache() : NULL, *slot = NULL;
+    for (int i = 0; c && i < CACHE_SLOTS && !slot; i++)
+        if (!c[i].key || strcmp(c[i].key, key) == 0)
+            slot = &c[i];
+    if (slot && slot->key && slot->version == r->data_version)
+        return req_hold(r, json_incref(slot->value));
+    json_t *v = catalogue_value(r, key);
+    if (v && slot) {
+        json_decref(slot->value);
+        slot->key = key;
+        slot->version = r->data_version;
+        slot->value = json_incref(v);
+    }
+    return v;
+}
+
 json_t *op_mitigation_default(struct req *r, const char *name)
 {
-    json_t *all = catalogue_value(r, "op_mitigation_defaults");
+    json_t *all = op_catalogue(r, "op_mitigation_defaults");
     if (!all)
         return NULL;
     json_t *v = json_object_get(all, name);
@@ -146,7 +196,7 @@ int op_profile_find(struct req *r, const struct resource *site, const char *prof
         reply_store_error(r, rc);
         return -1;
     }
-    json_t *templates = catalogue_value(r, "op_auto_mitigation_templates");
+    json_t *templates = op_catalogue(r, "op_auto_mitigation_templates");
     if (!templates)
         return -1;
     json_t *t = profile_id ? json_object_get(templates, profile_id) : NULL;

@@ -103,6 +103,10 @@ int op_settings_load(struct req *r, const struct res_kind *kind, const struct re
 /* Stores it: created on first write, updated afterwards. */
 int op_settings_save(struct req *r, const struct res_kind *kind, const struct resource *parent,
                      struct resource *res);
+/* catalogue_value() for the keys a thread reads on every request: parsed
+ * once per change of the store (held by the request). `key` must be a
+ * string literal. */
+json_t *op_catalogue(struct req *r, const char *key);
 /* The catalogue's op_mitigation_defaults member `name` (borrowed), or NULL after replying 500. */
 json_t *op_mitigation_default(struct req *r, const char *name);
 /* The setting `name` of a settings document over its catalogue default
