@@ -8,6 +8,7 @@
  * profile an overview level uses. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "api/op/op_kinds.h"
 #include "api/op/op_mitigation.h"
@@ -61,8 +62,11 @@ int op_auto_profile_set(struct req *r)
     json_t *templates = op_catalogue(r, "op_auto_mitigation_templates");
     if (!templates)
         return 0;
-    if (json_object_get(templates, id))
-        return refuse_template(r, id, "changed");
+    const char *key;
+    json_t *t;
+    json_object_foreach (templates, key, t)
+        if (strcasecmp(key, id) == 0) /* profile ids compare without case, as names do */
+            return refuse_template(r, key, "changed");
     struct res_query q = {.kind = OP_AUTO_PROFILE.name, .customer_id = site.customer_id, .parent_rid = site.rid};
     int rc = r->store->ops->res_get(r->store, &q, NULL, id, &p);
     if (rc == STORE_NOT_FOUND) {

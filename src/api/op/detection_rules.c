@@ -94,10 +94,25 @@ json_t *op_detection_leaf(const json_t *tree, const json_t *stored, const json_t
 
 json_t *op_detection_read(const json_t *tree, const json_t *stored, long model)
 {
+    /* The defaults are shared, not copied (the read is only encoded): only
+     * a group the host wrote to gets an object of its own. */
     json_t *out = json_pack("{s:I}", "model", (json_int_t)model);
     const char *group;
     json_t *leaves;
-    json_object_foreach ((json_t *)tree, group, leaves)
-        json_object_set_new(out, group, op_merge(leaves, json_object_get(stored, group)));
+    json_object_foreach ((json_t *)tree, group, leaves) {
+        const json_t *mine = json_object_get(stored, group);
+        if (!json_is_object(mine) || json_object_size(mine) == 0) {
+            json_object_set(out, group, leaves);
+            continue;
+        }
+        json_t *g = json_object();
+        const char *name;
+        json_t *def;
+        json_object_foreach (leaves, name, def) {
+            const json_t *leaf = json_object_get(mine, name);
+            json_object_set_new(g, name, json_is_object(leaf) ? op_merge(def, leaf) : json_incref(def));
+        }
+        json_object_set_new(out, group, g);
+    }
     return out;
 }
