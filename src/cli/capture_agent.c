@@ -136,9 +136,9 @@ static int run_one(struct store *s, const struct agent *a)
     rc = op_capture_finish(s, &task, packets >= 0 ? name : NULL, packets);
     if (packets >= 0 && rc != STORE_OK) /* e.g. its site was deleted meanwhile */
         unlink(path);
-    json_t *line = json_pack("{s:s,s:s,s:s,s:I}", "api_task_id", task.id, "dest_ip", dest ? dest : "", "result",
-                             packets >= 0 && rc == STORE_OK ? "completed" : "queued again", "packets",
-                             (json_int_t)(packets > 0 ? packets : 0));
+    json_t *line = json_pack("{s:s,s:s,s:s,s:I}", "api_task_id", task.id, "dest_ip", dest ? dest : "",
+                             "result", packets >= 0 && rc == STORE_OK ? "completed" : "queued again",
+                             "packets", (json_int_t)(packets > 0 ? packets : 0));
     if (packets < 0)
         json_object_set_new(line, "error", json_string(err));
     char *text = json_dumps(line, JSON_COMPACT);
@@ -150,9 +150,9 @@ static int run_one(struct store *s, const struct agent *a)
     return packets >= 0 && rc == STORE_OK ? 1 : -1;
 }
 
-static const struct opt agent_opts[] = {{.name = "data"},     {.name = "interface"}, {.name = "pcap"},
-                                        {.name = "timeout"},  {.name = "interval"},  {.name = "once", .flag = true},
-                                        {.name = NULL}};
+static const struct opt agent_opts[] = {
+    {.name = "data"},     {.name = "interface"},          {.name = "pcap"}, {.name = "timeout"},
+    {.name = "interval"}, {.name = "once", .flag = true}, {.name = NULL}};
 
 static void usage(void)
 {

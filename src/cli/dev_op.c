@@ -9,8 +9,9 @@
 #include "cli/dev_op.h"
 
 /* Creates one resource holding the blocks `cidr` (NULL parent: a site). */
-static int add(struct store *s, const struct res_kind *k, const char *customer_id, const struct resource *parent,
-               const char *name, const char *cidr, json_t *doc, struct resource *out)
+static int add(struct store *s, const struct res_kind *k, const char *customer_id,
+               const struct resource *parent, const char *name, const char *cidr, json_t *doc,
+               struct resource *out)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->customer_id, sizeof out->customer_id, "%s", customer_id);
@@ -36,8 +37,8 @@ int dev_op_seed(struct store *s, const char *customer_id, struct account_error *
         rc = add(s, &OP_NETWORK, customer_id, &site, "dev network", "192.0.2.0/24",
                  json_pack("{s:s}", "network_desc", ""), &net);
     if (rc == STORE_OK)
-        rc = add(s, &OP_HOST, customer_id, &net, "web", "192.0.2.10/32", json_pack("{s:s}", "host_desc", "a web server"),
-                 &host);
+        rc = add(s, &OP_HOST, customer_id, &net, "web", "192.0.2.10/32",
+                 json_pack("{s:s}", "host_desc", "a web server"), &host);
     if (rc != STORE_OK)
         snprintf(e->message, sizeof e->message, "the Origin Protection dev site could not be created");
     return rc == STORE_OK ? 0 : -1;

@@ -60,7 +60,8 @@ TEST(blocks_belong_to_the_asn_within_max_length)
                                   "{\"prefix\":\"172.16.0.0/12\",\"max_length\":16}]",
                                   0, NULL);
     char why[160];
-    struct cidr ok[] = {block("10.0.0.0/8"), block("10.9.9.0/24"), block("172.16.0.0/16"), block("172.16.0.0/12")};
+    struct cidr ok[] = {block("10.0.0.0/8"), block("10.9.9.0/24"), block("172.16.0.0/16"),
+                        block("172.16.0.0/12")};
     CHECK_INT(op_blocks_outside_asn(ok, 4, 64500, prefixes, why, sizeof why), -1);
     struct cidr longer[] = {block("10.1.0.0/16"), block("172.16.5.0/24")};
     CHECK_INT(op_blocks_outside_asn(longer, 2, 64500, prefixes, why, sizeof why), 1);

@@ -24,8 +24,11 @@ static int check_rate(struct req *r, const struct resource *site)
     long total = op_count_children(r, OP_CAPTURE.name, site);
     if (total <= 0)
         return (int)total; /* 0, or -1 replied */
-    struct res_query q = {
-        .kind = OP_CAPTURE.name, .customer_id = r->customer.id, .parent_rid = site->rid, .offset = total - 1, .limit = 1};
+    struct res_query q = {.kind = OP_CAPTURE.name,
+                          .customer_id = r->customer.id,
+                          .parent_rid = site->rid,
+                          .offset = total - 1,
+                          .limit = 1};
     json_t *rows = NULL;
     long n;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &n);
@@ -68,13 +71,16 @@ int op_capture_create(struct req *r)
 static int load_task(struct req *r, const char *id, struct resource *task)
 {
     struct res_query q = {.kind = OP_CAPTURE.name, .customer_id = r->customer.id};
-    int rc = r->store->ops->res_get(r->store, &q, id, NULL, task);
+    int rc = id ? r->store->ops->res_get(r->store, &q, id, NULL, task) : STORE_NOT_FOUND;
+    if (rc == STORE_OK) {
+        req_hold(r, task->doc);
+        return 0;
+    }
     if (rc == STORE_NOT_FOUND)
-        return reply_error(r, E_NOT_FOUND, "api_task_id: no such capture task"), -1;
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc), -1;
-    req_hold(r, task->doc);
-    return 0;
+        reply_error(r, E_NOT_FOUND, "api_task_id: no such capture task");
+    else
+        reply_store_error(r, rc);
+    return -1;
 }
 
 int op_capture_get(struct req *r)
@@ -87,7 +93,8 @@ int op_capture_get(struct req *r)
     long status = (long)json_integer_value(json_object_get(task.doc, "status"));
     char url[256] = "";
     if (status == OP_CAPTURE_COMPLETED) /* on this server; the client adds its access_token */
-        snprintf(url, sizeof url, "/api/spe/customer/%s/op/capture_package/%s/pcap", task.customer_id, task.id);
+        snprintf(url, sizeof url, "/api/spe/customer/%s/op/capture_package/%s/pcap", task.customer_id,
+                 task.id);
     return reply_result(r, json_pack("{s:s,s:i}", "package_url", url, "status", (int)status));
 }
 

@@ -22,10 +22,10 @@ enum {
     OP_CAPTURE_COMPLETED = 0,
     OP_CAPTURE_QUEUED_STATUS = 1,
     OP_CAPTURE_RUNNING = 2,
-    OP_CAPTURE_INTERVAL_S = 60,        /* one capture per site per minute */
-    OP_CAPTURE_MAX_LENGTH = 10000,     /* packets of one capture */
-    OP_CAPTURE_SNAPLEN = 2048,         /* bytes kept of each packet captured live */
-    OP_CAPTURE_MAX_FILE = 32 << 20,    /* bytes of one capture file */
+    OP_CAPTURE_INTERVAL_S = 60,     /* one capture per site per minute */
+    OP_CAPTURE_MAX_LENGTH = 10000,  /* packets of one capture */
+    OP_CAPTURE_SNAPLEN = 2048,      /* bytes kept of each packet captured live */
+    OP_CAPTURE_MAX_FILE = 32 << 20, /* bytes of one capture file */
 };
 
 /* The capture files live in DATA/captures/ (mode 0700, like DATA). */

@@ -4,8 +4,8 @@
 #include "core/catalogue.h"
 
 static const char *const option_keys[] = {
-    "collector_ip", "countries", "filter_icmp_type", "filter_tcp_flags", "icmp_filter_types", "idc_name",
-    "ip_protocol_number_list",
+    "collector_ip",      "countries", "filter_icmp_type",        "filter_tcp_flags",
+    "icmp_filter_types", "idc_name",  "ip_protocol_number_list",
 };
 
 int op_config_options(struct req *r)

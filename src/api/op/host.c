@@ -51,8 +51,8 @@ int op_host_create(struct req *r)
     memcpy(host.customer_id, net.customer_id, sizeof host.customer_id);
     snprintf(host.name, sizeof host.name, "%s", field_str(r, "host_name"));
     const char *desc = field_str(r, "host_desc");
-    host.doc = req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "host_desc",
-                                     desc ? desc : ""));
+    host.doc = req_hold(
+        r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "host_desc", desc ? desc : ""));
     int rc = r->store->ops->res_create(r->store, &OP_HOST, &host);
     if (rc == STORE_CONFLICT)
         return reply_error(r, E_CONFLICT, "host_name: %s is already a host of this network", host.name);

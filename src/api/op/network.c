@@ -1,7 +1,8 @@
-/* network.c — Origin Protection networks: POST {OPS}/network and
- * GET/PUT/DELETE {OPS}/network/{network_id}. A network holds /24 (IPv4) or
- * /48 (IPv6) blocks inside its site's blocks, disjoint from its sibling
- * networks; an update must keep its hosts covered. */
+/* network.c — Origin Protection networks: POST {OPS}/network,
+ * GET/PUT/DELETE {OPS}/network/{network_id} and (beyond the documents)
+ * GET {OPS}/networks. A network holds /24 (IPv4) or /48 (IPv6) blocks
+ * inside its site's blocks, disjoint from its sibling networks; an update
+ * must keep its hosts covered. */
 #include <string.h>
 
 #include "api/op/op.h"
@@ -16,7 +17,8 @@ static int check_blocks(struct req *r, const struct resource *site, const struct
     size_t ns = op_doc_blocks(site, site_blocks, OP_MAX_SITE_BLOCKS);
     struct block_filter siblings = {
         .kind = OP_NETWORK.name, .parent_rid = site->rid, .except_rid = self ? self->rid : 0};
-    if (op_blocks_disjoint(r, "cidr", b, n) != 0 || op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
+    if (op_blocks_disjoint(r, "cidr", b, n) != 0 ||
+        op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
         op_blocks_free(r, "cidr", b, n, &siblings, "network") != 0)
         return -1;
     return 0;
@@ -41,8 +43,8 @@ int op_network_create(struct req *r)
     memcpy(net.customer_id, site.customer_id, sizeof net.customer_id);
     snprintf(net.name, sizeof net.name, "%s", field_str(r, "network_name"));
     const char *desc = field_str(r, "network_desc");
-    net.doc = req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc",
-                                    desc ? desc : ""));
+    net.doc = req_hold(
+        r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc", desc ? desc : ""));
     int rc = r->store->ops->res_create(r->store, &OP_NETWORK, &net);
     if (rc == STORE_CONFLICT)
         return reply_error(r, E_CONFLICT, "network_name: %s is already a network of this site", net.name);
@@ -53,13 +55,46 @@ int op_network_create(struct req *r)
     return reply_result(r, json_pack("{s:s}", "network_id", net.id));
 }
 
+static json_t *network_json(const struct resource *net)
+{
+    return json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net->doc, "cidr"), "network_desc",
+                     op_doc_str(net, "network_desc"), "network_name", net->name);
+}
+
 int op_network_get(struct req *r)
 {
     struct resource site, net;
     if (op_load_chain(r, &site, &net, NULL) != 0)
         return 0;
-    return reply_result(r, json_pack("{s:O,s:s,s:s}", "cidr", json_object_get(net.doc, "cidr"), "network_desc",
-                                     op_doc_str(&net, "network_desc"), "network_name", net.name));
+    return reply_result(r, network_json(&net));
+}
+
+int op_network_list(struct req *r)
+{
+    struct resource site;
+    if (op_load_chain(r, &site, NULL, NULL) != 0)
+        return 0;
+    struct res_query q = {.kind = OP_NETWORK.name,
+                          .customer_id = r->customer.id,
+                          .parent_rid = site.rid,
+                          .limit = OP_MAX_NETWORKS};
+    json_t *rows;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    req_hold(r, rows);
+    json_t *list = json_array();
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row) {
+        struct resource net;
+        op_row_resource(row, &net);
+        json_t *n = network_json(&net);
+        json_object_set_new(n, "network_id", json_string(net.id));
+        json_array_append_new(list, n);
+    }
+    return reply_result(r, list);
 }
 
 int op_network_update(struct req *r)

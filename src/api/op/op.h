@@ -36,6 +36,7 @@ int op_network_create(struct req *r);
 int op_network_get(struct req *r);
 int op_network_update(struct req *r);
 int op_network_delete(struct req *r);
+int op_network_list(struct req *r);
 /* host.c */
 int op_host_create(struct req *r);
 int op_host_get(struct req *r);

@@ -12,10 +12,10 @@
 const struct res_kind OP_SITE = {"op.site", .name_scope = RES_NAME_IN_PARENT};
 /* A site with networks, or a network with hosts, is not deleted: the
  * client deletes what it protects first (docs/decisions.md). */
-const struct res_kind OP_NETWORK = {
-    "op.network", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT, .restricts_parent = true};
-const struct res_kind OP_HOST = {
-    "op.host", .parent = "op.network", .name_scope = RES_NAME_IN_PARENT, .restricts_parent = true};
+const struct res_kind OP_NETWORK = {"op.network", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT,
+                                    .restricts_parent = true};
+const struct res_kind OP_HOST = {"op.host", .parent = "op.network", .name_scope = RES_NAME_IN_PARENT,
+                                 .restricts_parent = true};
 const struct res_kind OP_CAPTURE = {"op.capture", .parent = "op.site", .serial_id = true};
 
 int op_load_chain(struct req *r, struct resource *site, struct resource *network, struct resource *host)
@@ -50,8 +50,8 @@ int op_blocks_disjoint(struct req *r, const char *field, const struct cidr *b, s
     return -1;
 }
 
-int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, size_t n, const struct cidr *outer,
-                     size_t n_outer, const char *whose)
+int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, size_t n,
+                     const struct cidr *outer, size_t n_outer, const char *whose)
 {
     for (size_t i = 0; i < n; i++) {
         if (cidrs_within(&b[i], 1, outer, n_outer))
@@ -64,8 +64,8 @@ int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, siz
     return 0;
 }
 
-int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_t n, const struct block_filter *f,
-                   const char *holder)
+int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_t n,
+                   const struct block_filter *f, const char *holder)
 {
     for (size_t i = 0; i < n; i++) {
         struct block_hit hit;
@@ -81,7 +81,8 @@ int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_
         cidr_format(&b[i], mine);
         cidr_format(&hit.block, theirs);
         if (f->not_customer_id) /* never tell what another customer holds */
-            reply_error(r, E_CONFLICT, "%s[%zu]: %s is already protected by another customer", field, i, mine);
+            reply_error(r, E_CONFLICT, "%s[%zu]: %s is already protected by another customer", field, i,
+                        mine);
         else
             reply_error(r, E_CONFLICT, "%s[%zu]: %s overlaps %s %s (%s)", field, i, mine, holder, hit.id,
                         theirs);
@@ -149,7 +150,8 @@ void op_row_resource(const json_t *row, struct resource *out)
     snprintf(out->customer_id, sizeof out->customer_id, "%s",
              json_string_value(json_object_get(row, "customer_id")));
     snprintf(out->name, sizeof out->name, "%s",
-             json_string_value(json_object_get(row, "name")) ? json_string_value(json_object_get(row, "name")) : "");
+             json_string_value(json_object_get(row, "name")) ? json_string_value(json_object_get(row, "name"))
+                                                             : "");
     out->rid = json_integer_value(json_object_get(row, "rid"));
     out->parent_rid = json_integer_value(json_object_get(row, "parent_rid"));
     out->doc = json_object_get(row, "doc");

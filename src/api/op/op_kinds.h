@@ -17,12 +17,12 @@
 extern const struct res_kind OP_SITE, OP_NETWORK, OP_HOST, OP_CAPTURE;
 
 enum {
-    OP_MAX_SITE_BLOCKS = 64,     /* cidr items of a site */
-    OP_MAX_NETWORK_BLOCKS = 64,  /* cidr items of a network */
-    OP_MAX_HOST_ADDRESSES = 64,  /* cidr items of a host */
-    OP_MAX_NETWORKS = 256,       /* networks per site */
-    OP_MAX_HOSTS = 1024,         /* hosts per network */
-    OP_MAX_SITES = 1000,         /* sites per customer */
+    OP_MAX_SITE_BLOCKS = 64,    /* cidr items of a site */
+    OP_MAX_NETWORK_BLOCKS = 64, /* cidr items of a network */
+    OP_MAX_HOST_ADDRESSES = 64, /* cidr items of a host */
+    OP_MAX_NETWORKS = 256,      /* networks per site */
+    OP_MAX_HOSTS = 1024,        /* hosts per network */
+    OP_MAX_SITES = 1000,        /* sites per customer */
 };
 
 /* Loads what the path names, in order: the site ({site_id}; on an
@@ -41,13 +41,13 @@ long op_field_blocks(struct req *r, const char *field, struct cidr *out, size_t 
 int op_blocks_disjoint(struct req *r, const char *field, const struct cidr *b, size_t n);
 /* 400 when a block lies inside no block of `outer` ("cidr[1]: 10.9.0.0/24
  * must lie inside the site's blocks"). Returns 0, or -1 having replied. */
-int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, size_t n, const struct cidr *outer,
-                     size_t n_outer, const char *whose);
+int op_blocks_inside(struct req *r, const char *field, const struct cidr *b, size_t n,
+                     const struct cidr *outer, size_t n_outer, const char *whose);
 /* 409 when a block overlaps one that `f` sees ("cidr[0]: 10.0.0.0/24 overlaps
  * network 1a2b... (10.0.0.0/24)"); `holder` names what f looks at. Returns
  * 0, or -1 having replied. */
-int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_t n, const struct block_filter *f,
-                   const char *holder);
+int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_t n,
+                   const struct block_filter *f, const char *holder);
 /* Replaces the resource's indexed blocks; then, when check_children, 409
  * when a block of a descendant is no longer covered. Returns 0, or -1
  * having replied. */

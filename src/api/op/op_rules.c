@@ -65,8 +65,8 @@ long op_blocks_outside_asn(const struct cidr *b, size_t n, long long asn, const 
         if (ok)
             continue;
         if (too_long)
-            snprintf(why, why_len, "is longer than /%ld, the ROA max length of %s (AS%lld)", max_len, too_long,
-                     asn);
+            snprintf(why, why_len, "is longer than /%ld, the ROA max length of %s (AS%lld)", max_len,
+                     too_long, asn);
         else
             snprintf(why, why_len, "is not inside a prefix registered for AS%lld", asn);
         return (long)i;

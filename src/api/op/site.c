@@ -16,7 +16,8 @@
 /* as_num is in the registry and every block belongs to it; the blocks are
  * disjoint, protected by no other customer and by no other site of this
  * customer. `self` is the site being updated (NULL on create). */
-static int check_blocks(struct req *r, long long asn, const struct cidr *b, size_t n, const struct resource *self)
+static int check_blocks(struct req *r, long long asn, const struct cidr *b, size_t n,
+                        const struct resource *self)
 {
     if (op_blocks_disjoint(r, "cidr", b, n) != 0)
         return -1;
@@ -41,16 +42,18 @@ static int check_blocks(struct req *r, long long asn, const struct cidr *b, size
     }
     int64_t except = self ? self->rid : 0;
     struct block_filter others = {.top_level = true, .not_customer_id = r->customer.id, .except_rid = except};
-    struct block_filter my_sites = {.kind = OP_SITE.name, .customer_id = r->customer.id, .except_rid = except};
-    if (op_blocks_free(r, "cidr", b, n, &others, "") != 0 || op_blocks_free(r, "cidr", b, n, &my_sites, "site") != 0)
+    struct block_filter my_sites = {
+        .kind = OP_SITE.name, .customer_id = r->customer.id, .except_rid = except};
+    if (op_blocks_free(r, "cidr", b, n, &others, "") != 0 ||
+        op_blocks_free(r, "cidr", b, n, &my_sites, "site") != 0)
         return -1;
     return 0;
 }
 
 static const char *plan_member(const json_t *plans, const char *customer_id, const char *key)
 {
-    const char *v = json_string_value(json_object_get(
-        json_object_get(json_object_get(plans, "by_customer"), customer_id), key));
+    const char *v = json_string_value(
+        json_object_get(json_object_get(json_object_get(plans, "by_customer"), customer_id), key));
     if (!v)
         v = json_string_value(json_object_get(json_object_get(plans, "default"), key));
     return v ? v : "";
@@ -72,7 +75,8 @@ int op_site_create(struct req *r)
     long long asn = field_int(r, "as_num", 0);
     if (n < 0 || check_blocks(r, asn, b, (size_t)n, NULL) != 0)
         return 0;
-    struct res_query mine = {.kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
+    struct res_query mine = {
+        .kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
     json_t *rows = NULL;
     long total = 0;
     int rc = r->store->ops->res_list(r->store, &mine, &rows, &total);

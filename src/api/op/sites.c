@@ -60,8 +60,8 @@ int op_token_sites_list(struct req *r)
 /* Every resource of a kind the customer has, whatever its parent. */
 static json_t *all_of(struct req *r, const char *kind, int parent_rid)
 {
-    struct res_query q = {.kind = kind, .customer_id = r->customer.id, .parent_rid = parent_rid,
-                          .limit = OP_LIST_ALL};
+    struct res_query q = {
+        .kind = kind, .customer_id = r->customer.id, .parent_rid = parent_rid, .limit = OP_LIST_ALL};
     json_t *rows = NULL;
     long total;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
@@ -94,7 +94,13 @@ static void count_addresses(json_t *entry, const struct resource *site)
     json_object_set_new(entry, "addresses", a);
 }
 
-/* One read per kind (sites, networks, hosts), joined here by parent. */
+static const char *rid_key(char key[24], int64_t rid)
+{
+    snprintf(key, 24, "%lld", (long long)rid);
+    return key;
+}
+
+/* One read per kind (sites, networks, hosts), joined here by parent rid. */
 int op_site_report(struct req *r)
 {
     json_t *sites = all_of(r, OP_SITE.name, RES_TOP_LEVEL);
@@ -102,11 +108,12 @@ int op_site_report(struct req *r)
     json_t *hosts = nets ? all_of(r, OP_HOST.name, 0) : NULL;
     if (!hosts)
         return 0;
-    json_t *by_rid = req_hold(r, json_object()); /* site or network rid -> the site's entry */
+    json_t *site_of = req_hold(r, json_object()); /* site or network rid -> the site's entry */
+    json_t *net_of = req_hold(r, json_object());  /* network rid -> the network's entry */
     json_t *report = json_array();
     size_t i;
     json_t *row;
-    char key[32];
+    char key[24];
     json_array_foreach (sites, i, row) {
         struct resource site;
         op_row_resource(row, &site);
@@ -115,37 +122,29 @@ int op_site_report(struct req *r)
                               json_object_get(site.doc, "cidr"), "networks", "hosts", 0, "host_addresses", 0);
         count_addresses(e, &site);
         json_array_append_new(report, e);
-        snprintf(key, sizeof key, "%lld", (long long)site.rid);
-        json_object_set(by_rid, key, e);
+        json_object_set(site_of, rid_key(key, site.rid), e);
     }
     json_array_foreach (nets, i, row) {
         struct resource net;
         op_row_resource(row, &net);
-        snprintf(key, sizeof key, "%lld", (long long)net.parent_rid);
-        json_t *e = json_object_get(by_rid, key);
+        json_t *e = json_object_get(site_of, rid_key(key, net.parent_rid));
         if (!e)
             continue;
-        json_array_append_new(json_object_get(e, "networks"),
-                              json_pack("{s:s,s:s,s:O,s:i}", "network_id", net.id, "network_name", net.name,
-                                        "cidr", json_object_get(net.doc, "cidr"), "hosts", 0));
-        snprintf(key, sizeof key, "%lld", (long long)net.rid);
-        json_object_set(by_rid, key, e);
-        snprintf(key, sizeof key, "n%lld", (long long)net.rid);
-        json_object_set(by_rid, key, json_array_get(json_object_get(e, "networks"),
-                                                    json_array_size(json_object_get(e, "networks")) - 1));
+        json_t *n = json_pack("{s:s,s:s,s:O,s:i}", "network_id", net.id, "network_name", net.name, "cidr",
+                              json_object_get(net.doc, "cidr"), "hosts", 0);
+        json_array_append_new(json_object_get(e, "networks"), n);
+        json_object_set(site_of, rid_key(key, net.rid), e);
+        json_object_set(net_of, key, n);
     }
     json_array_foreach (hosts, i, row) {
         struct resource host;
         op_row_resource(row, &host);
-        snprintf(key, sizeof key, "%lld", (long long)host.parent_rid);
-        json_t *e = json_object_get(by_rid, key);
-        snprintf(key, sizeof key, "n%lld", (long long)host.parent_rid);
-        json_t *n = json_object_get(by_rid, key);
+        json_t *e = json_object_get(site_of, rid_key(key, host.parent_rid));
+        json_t *n = json_object_get(net_of, key);
         if (!e || !n)
             continue;
-        json_int_t addrs = (json_int_t)json_array_size(json_object_get(host.doc, "cidr"));
         add_int(e, "hosts", 1);
-        add_int(e, "host_addresses", addrs);
+        add_int(e, "host_addresses", (json_int_t)json_array_size(json_object_get(host.doc, "cidr")));
         add_int(n, "hosts", 1);
     }
     return reply_result(r, json_pack("{s:o}", "sites", report));
