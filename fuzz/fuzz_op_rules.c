@@ -29,8 +29,9 @@ static void detection(json_t *fields)
         check_refusal(&why);
         return;
     }
-    const json_t *def = json_object_get(json_object_get(tree, json_string_value(json_object_get(fields, "type"))),
-                                        json_string_value(json_object_get(fields, "name")));
+    const json_t *def =
+        json_object_get(json_object_get(tree, json_string_value(json_object_get(fields, "type"))),
+                        json_string_value(json_object_get(fields, "name")));
     FUZZ_ASSERT(json_object_size(leaf) == json_object_size(def));
     const char *lo = json_string_value(json_object_get(leaf, "low_pps"));
     const char *hi = json_string_value(json_object_get(leaf, "high_pps"));
@@ -49,8 +50,10 @@ static void flex(json_t *fields, bool need)
         return;
     }
     const char *action = json_string_value(json_object_get(doc, "action"));
-    FUZZ_ASSERT(action && (!strcmp(action, "pass") || !strcmp(action, "drop") || !strcmp(action, "rate-limit")));
-    FUZZ_ASSERT(json_is_object(json_object_get(doc, "protocol")) && json_is_object(json_object_get(doc, "port")) &&
+    FUZZ_ASSERT(action &&
+                (!strcmp(action, "pass") || !strcmp(action, "drop") || !strcmp(action, "rate-limit")));
+    FUZZ_ASSERT(json_is_object(json_object_get(doc, "protocol")) &&
+                json_is_object(json_object_get(doc, "port")) &&
                 json_is_object(json_object_get(doc, "payload_string")));
     json_decref(doc);
 }

@@ -29,7 +29,7 @@ TEST(detection_tree_has_every_leaf_of_the_document)
 {
     json_t *tree = catalogue("op_detection_defaults");
     CHECK(tree != NULL);
-    const char *groups[][2] = {{"tcp", "5"}, {"udp", "15"}, {"icmp", "3"}, {"ip", "3"},
+    const char *groups[][2] = {{"tcp", "5"}, {"udp", "15"}, {"icmp", "3"},         {"ip", "3"},
                                {"sip", "1"}, {"http", "2"}, {"total_traffic", "1"}};
     for (size_t i = 0; i < 7; i++)
         CHECK_INT(json_object_size(json_object_get(tree, groups[i][0])), atoi(groups[i][1]));
@@ -201,9 +201,10 @@ TEST(udp_modules)
     struct op_refusal why;
     json_t *f = json_pack("{s:s,s:i}", "module", "dns_query_length", "size", 700);
     CHECK_INT(op_udp_policy(state, f, &why), 0);
-    CHECK_INT(json_integer_value(json_object_get(
-                  json_object_get(json_object_get(state, "dns_flood_amplification"), "dns_query_length"), "size")),
-              700);
+    CHECK_INT(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(state, "dns_flood_amplification"), "dns_query_length"), "size")),
+        700);
     json_object_set_new(f, "bps_limit", json_string("1M"));
     CHECK_INT(op_udp_policy(state, f, &why), -1); /* length modules take size only */
     json_decref(f);
@@ -214,7 +215,8 @@ TEST(udp_modules)
     CHECK_INT(op_udp_policy(state, f, &why), -1); /* a rate module needs a limit */
     json_object_set_new(f, "pps_limit", json_string("20K"));
     CHECK_INT(op_udp_policy(state, f, &why), 0);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(state, "udp_rate_limit"), "pps_limit")), "20K");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(state, "udp_rate_limit"), "pps_limit")),
+              "20K");
     json_decref(f);
     f = json_pack("{s:s}", "module", "drop_ssdp"); /* a switch-only module */
     CHECK_INT(op_udp_policy(state, f, &why), -1);
@@ -225,15 +227,18 @@ TEST(udp_modules)
     CHECK_INT(op_udp_policy_switch(state, "drop_ssdp", 1, &why), 0);
     CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "ssdp_flood"), "is_enabled")), 1);
     CHECK_INT(op_udp_policy_switch(state, "ntp_response_length", 1, &why), 0);
-    CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "ntp_amplification"), "is_enabled")), 1);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "ntp_amplification"), "is_enabled")),
+              1);
     CHECK_INT(op_udp_policy_switch(state, "ntp_response_length", 0, &why), 0);
-    CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "ntp_amplification"), "is_enabled")), 0);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "ntp_amplification"), "is_enabled")),
+              0);
     CHECK_INT(op_udp_switch(state, "drop_ssdp", 1, &why), -1);
     CHECK_INT(op_udp_switch(state, "zero_data_payload", 1, &why), 0);
     CHECK_INT(op_udp_zero_payload(state, 0, &why), -1);
     CHECK_INT(op_udp_zero_payload(state, 129, &why), -1);
     CHECK_INT(op_udp_zero_payload(state, 128, &why), 0);
-    CHECK_INT(json_integer_value(json_object_get(json_object_get(state, "zero_data_payload"), "zero_payload_length")),
+    CHECK_INT(json_integer_value(
+                  json_object_get(json_object_get(state, "zero_data_payload"), "zero_payload_length")),
               128);
     json_decref(state);
     json_decref(defaults);
@@ -256,7 +261,8 @@ TEST(merge_and_duplicates)
     a = json_pack("[i,i]", 1, 2);
     CHECK_INT(op_first_duplicate(a), -1);
     json_decref(a);
-    const char *rates[][2] = {{"1.5", "bad"}, {"10T", "bad"}, {"10000G", "ok"}, {"10001G", "bad"} /* above OP_RATE_MAX */};
+    const char *rates[][2] = {
+        {"1.5", "bad"}, {"10T", "bad"}, {"10000G", "ok"}, {"10001G", "bad"} /* above OP_RATE_MAX */};
     for (int i = 0; i < 4; i++) {
         json_t *v = json_string(rates[i][0]);
         CHECK((op_rule_rate(v, 0) == NULL) == (strcmp(rates[i][1], "ok") == 0));
@@ -266,6 +272,6 @@ TEST(merge_and_duplicates)
 }
 
 UNIT_MAIN(UNIT_CASE(detection_tree_has_every_leaf_of_the_document), UNIT_CASE(detection_leaf_rules),
-          UNIT_CASE(detection_total_traffic_needs_five_fields), UNIT_CASE(detection_keeps_stored_leaf_members),
-          UNIT_CASE(flex_rules), UNIT_CASE(flex_rate_limit_spellings), UNIT_CASE(udp_modules),
-          UNIT_CASE(merge_and_duplicates))
+          UNIT_CASE(detection_total_traffic_needs_five_fields),
+          UNIT_CASE(detection_keeps_stored_leaf_members), UNIT_CASE(flex_rules),
+          UNIT_CASE(flex_rate_limit_spellings), UNIT_CASE(udp_modules), UNIT_CASE(merge_and_duplicates))

@@ -19,19 +19,21 @@
 
 static json_t *profile_json(const struct resource *p)
 {
-    return json_pack("{s:s,s:O}", "profile_id", p->name, "profile_name", json_object_get(p->doc, "profile_name"));
+    return json_pack("{s:s,s:O}", "profile_id", p->name, "profile_name",
+                     json_object_get(p->doc, "profile_name"));
 }
 
 static int refuse_template(struct req *r, const char *id, const char *what)
 {
-    return reply_error(r, E_STATE, "profile_id: %s is a template of the catalogue; it cannot be %s (clone it)", id,
-                       what);
+    return reply_error(r, E_STATE,
+                       "profile_id: %s is a template of the catalogue; it cannot be %s (clone it)", id, what);
 }
 
 static int create_profile(struct req *r, const struct resource *site, const char *id, json_t *doc,
                           struct resource *out)
 {
-    struct res_query q = {.kind = OP_AUTO_PROFILE.name, .customer_id = site->customer_id, .parent_rid = site->rid};
+    struct res_query q = {
+        .kind = OP_AUTO_PROFILE.name, .customer_id = site->customer_id, .parent_rid = site->rid};
     json_t *rows;
     long total;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
@@ -40,7 +42,8 @@ static int create_profile(struct req *r, const struct resource *site, const char
         return reply_store_error(r, rc), -1;
     if (total >= OP_PROFILES_MAX_PER_SITE)
         return reply_error(r, E_LIMIT, "profile_id: a site may have at most %d profiles of its own",
-                           OP_PROFILES_MAX_PER_SITE), -1;
+                           OP_PROFILES_MAX_PER_SITE),
+               -1;
     memset(out, 0, sizeof *out);
     copy_text(out->kind, sizeof out->kind, OP_AUTO_PROFILE.name);
     copy_text(out->customer_id, sizeof out->customer_id, site->customer_id);
@@ -67,10 +70,12 @@ int op_auto_profile_set(struct req *r)
     json_object_foreach (templates, key, t)
         if (strcasecmp(key, id) == 0) /* profile ids compare without case, as names do */
             return refuse_template(r, key, "changed");
-    struct res_query q = {.kind = OP_AUTO_PROFILE.name, .customer_id = site.customer_id, .parent_rid = site.rid};
+    struct res_query q = {
+        .kind = OP_AUTO_PROFILE.name, .customer_id = site.customer_id, .parent_rid = site.rid};
     int rc = r->store->ops->res_get(r->store, &q, NULL, id, &p);
     if (rc == STORE_NOT_FOUND) {
-        if (create_profile(r, &site, id, json_pack("{s:s}", "profile_name", field_str(r, "profile_name")), &p) != 0)
+        if (create_profile(r, &site, id, json_pack("{s:s}", "profile_name", field_str(r, "profile_name")),
+                           &p) != 0)
             return 0;
         return reply_result(r, NULL);
     }
@@ -87,7 +92,8 @@ int op_auto_profile_set(struct req *r)
 int op_auto_profile_get(struct req *r)
 {
     struct resource site, p;
-    if (op_site_of(r, &site) != 0 || op_profile_find(r, &site, path_param(r, "profile_id"), "profile_id", &p) != 0)
+    if (op_site_of(r, &site) != 0 ||
+        op_profile_find(r, &site, path_param(r, "profile_id"), "profile_id", &p) != 0)
         return 0;
     return reply_result(r, profile_json(&p));
 }
@@ -119,10 +125,25 @@ static int level_exists(struct req *r, const struct resource *site, const char *
     return 0;
 }
 
+/* "the site level", "network <id>", "host <id>" */
+static const char *level_words(const char *key, char *out, size_t size)
+{
+    const char *slash = strchr(key, '/');
+    if (slash)
+        snprintf(out, size, "host %s", slash + 1);
+    else if (strcmp(key, "site") != 0)
+        snprintf(out, size, "network %s", key);
+    else
+        snprintf(out, size, "the site level");
+    return out;
+}
+
 int op_auto_profile_delete(struct req *r)
 {
+    char words[2 * RES_ID_MAX + 16];
     struct resource site, p, pol;
-    if (op_site_of(r, &site) != 0 || op_profile_find(r, &site, path_param(r, "profile_id"), "profile_id", &p) != 0)
+    if (op_site_of(r, &site) != 0 ||
+        op_profile_find(r, &site, path_param(r, "profile_id"), "profile_id", &p) != 0)
         return 0;
     if (p.rid == 0)
         return refuse_template(r, p.name, "deleted");
@@ -139,10 +160,9 @@ int op_auto_profile_delete(struct req *r)
             return 0;
         if (exists)
             return reply_error(r, E_STATE,
-                               "profile_id: %s is the auto-mitigation profile of the overview policy at %s %s; "
+                               "profile_id: %s is the auto-mitigation profile of the overview policy at %s; "
                                "choose another profile there first",
-                               p.name, strchr(key, '/') ? "host" : strcmp(key, "site") ? "network" : "the",
-                               strchr(key, '/') ? strchr(key, '/') + 1 : strcmp(key, "site") ? key : "site level");
+                               p.name, level_words(key, words, sizeof words));
     }
     int rc = r->store->ops->res_delete(r->store, p.rid, NULL);
     if (rc != STORE_OK)
@@ -153,8 +173,10 @@ int op_auto_profile_delete(struct req *r)
 /* Copies the flex filters of profile `from` under profile `to`. */
 static int copy_filters(struct req *r, const struct resource *from, const struct resource *to)
 {
-    struct res_query q = {.kind = OP_AUTO_FLEX_FILTER.name, .customer_id = from->customer_id,
-                          .parent_rid = from->rid, .limit = 100000};
+    struct res_query q = {.kind = OP_AUTO_FLEX_FILTER.name,
+                          .customer_id = from->customer_id,
+                          .parent_rid = from->rid,
+                          .limit = 100000};
     json_t *rows;
     long total;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
@@ -215,8 +237,11 @@ int op_auto_profiles_list(struct req *r)
         i++;
     }
     long want = limit - (long)json_array_size(data);
-    struct res_query q = {.kind = OP_AUTO_PROFILE.name, .customer_id = site.customer_id, .parent_rid = site.rid,
-                          .offset = start > ntpl ? start - ntpl : 0, .limit = want};
+    struct res_query q = {.kind = OP_AUTO_PROFILE.name,
+                          .customer_id = site.customer_id,
+                          .parent_rid = site.rid,
+                          .offset = start > ntpl ? start - ntpl : 0,
+                          .limit = want};
     json_t *rows = NULL;
     long total = 0;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);

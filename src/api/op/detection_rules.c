@@ -8,10 +8,10 @@
 /* The bps and blackhole values only the total_traffic leaf takes (the
  * document: "when name is total_traffic, blackhole_bps, blackhole_pps,
  * blackhole_time, high_bps and low_bps must be provided"). */
-static const char *const traffic_only[] = {"low_bps", "high_bps", "blackhole_bps", "blackhole_pps",
-                                           "blackhole_time", "direction_bps", NULL};
-static const char *const traffic_required[] = {"low_bps", "high_bps", "blackhole_bps", "blackhole_pps",
-                                               "blackhole_time", NULL};
+static const char *const traffic_only[] = {
+    "low_bps", "high_bps", "blackhole_bps", "blackhole_pps", "blackhole_time", "direction_bps", NULL};
+static const char *const traffic_required[] = {"low_bps",       "high_bps",       "blackhole_bps",
+                                               "blackhole_pps", "blackhole_time", NULL};
 
 static const char *str(const json_t *fields, const char *name)
 {
@@ -19,7 +19,8 @@ static const char *str(const json_t *fields, const char *name)
 }
 
 /* a <= b for two rate fields, else a refusal naming `named` (a or b). */
-static int ordered(const json_t *fields, const char *a, const char *b, const char *named, struct op_refusal *why)
+static int ordered(const json_t *fields, const char *a, const char *b, const char *named,
+                   struct op_refusal *why)
 {
     uint64_t va = op_rate_value(str(fields, a)), vb = op_rate_value(str(fields, b));
     if (va <= vb)

@@ -14,8 +14,8 @@
 
 struct flex_ctx {
     struct op_path p;
-    bool autom;               /* an auto-mitigation profile's filters */
-    struct resource profile;  /* autom: the profile (rid 0: a template of the catalogue) */
+    bool autom;              /* an auto-mitigation profile's filters */
+    struct resource profile; /* autom: the profile (rid 0: a template of the catalogue) */
     const struct res_kind *kind;
     const struct resource *parent;
 };
@@ -65,8 +65,10 @@ static json_t *filters_of_host(struct req *r, const struct flex_ctx *c)
     json_t *mine = req_hold(r, json_array());
     if (is_template(c))
         return mine;
-    struct res_query q = {.kind = c->kind->name, .customer_id = c->p.site.customer_id,
-                          .parent_rid = c->parent->rid, .limit = 100000};
+    struct res_query q = {.kind = c->kind->name,
+                          .customer_id = c->p.site.customer_id,
+                          .parent_rid = c->parent->rid,
+                          .limit = 100000};
     json_t *rows;
     long total;
     int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
@@ -125,8 +127,8 @@ int op_flex_list(struct req *r)
     size_t i;
     json_t *row;
     json_array_foreach (rows, i, row)
-        json_array_append_new(out, read_shape(json_object_get(row, "doc"),
-                                              json_string_value(json_object_get(row, "id"))));
+        json_array_append_new(
+            out, read_shape(json_object_get(row, "doc"), json_string_value(json_object_get(row, "id"))));
     return reply_result(r, out);
 }
 

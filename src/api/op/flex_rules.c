@@ -76,9 +76,10 @@ json_t *op_flex_doc(const json_t *fields, bool need_enabled, struct op_refusal *
         return NULL;
     }
     if (need_enabled && !proto_on && !port_on && !payload_on) {
-        op_refuse(why, E_RULE,
-                  "protocol_enabled: at least one of protocol_enabled, port_enabled and payload_string_enabled "
-                  "must be 1");
+        op_refuse(
+            why, E_RULE,
+            "protocol_enabled: at least one of protocol_enabled, port_enabled and payload_string_enabled "
+            "must be 1");
         return NULL;
     }
     if (no_duplicates(ports, "port", why) || no_duplicates(strings, "payload_string", why))
@@ -93,6 +94,6 @@ json_t *op_flex_doc(const json_t *fields, bool need_enabled, struct op_refusal *
     return json_pack("{s:O,s:s,s:o,s:o,s:{s:i,s:s},s:{s:i,s:o},s:{s:i,s:o}}", "filter_name",
                      json_object_get(fields, "filter_name"), "action", action, "bps_limit", limit_of[0],
                      "pps_limit", limit_of[1], "protocol", "is_enabled", (int)proto_on, "type",
-                     protocol ? protocol : "", "port", "is_enabled", (int)port_on, "ports",
-                     port_list, "payload_string", "is_enabled", (int)payload_on, "string", string_list);
+                     protocol ? protocol : "", "port", "is_enabled", (int)port_on, "ports", port_list,
+                     "payload_string", "is_enabled", (int)payload_on, "string", string_list);
 }

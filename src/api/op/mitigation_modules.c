@@ -76,10 +76,22 @@ static int apply_zero(struct req *r, json_t *s, struct op_refusal *why)
     return op_udp_zero_payload(s, (long)field_int(r, "length", 0), why);
 }
 
-int op_udp_policy_set(struct req *r) { return udp_write(r, apply_policy); }
-int op_udp_policy_switch_set(struct req *r) { return udp_write(r, apply_policy_switch); }
-int op_udp_switch_set(struct req *r) { return udp_write(r, apply_switch); }
-int op_udp_zero_payload_set(struct req *r) { return udp_write(r, apply_zero); }
+int op_udp_policy_set(struct req *r)
+{
+    return udp_write(r, apply_policy);
+}
+int op_udp_policy_switch_set(struct req *r)
+{
+    return udp_write(r, apply_policy_switch);
+}
+int op_udp_switch_set(struct req *r)
+{
+    return udp_write(r, apply_switch);
+}
+int op_udp_zero_payload_set(struct req *r)
+{
+    return udp_write(r, apply_zero);
+}
 
 /* A1.8: GET {SOPH}/mitigation/udp-flood answers the state in the read shape
  * the document describes (beyond the documents' endpoint list). */
@@ -98,7 +110,8 @@ int op_zombie_set(struct req *r)
     if (module_load(r, "zombie", &m) != 0)
         return 0;
     json_t *z = json_object_get(m.state, field_str(r, "zombie_type"));
-    static const char *const members[] = {"action", "blacklist_timeout", "threshold_bps", "threshold_pps", NULL};
+    static const char *const members[] = {"action", "blacklist_timeout", "threshold_bps", "threshold_pps",
+                                          NULL};
     for (const char *const *f = members; *f; f++)
         json_object_set(z, *f, field_json(r, *f));
     return module_save(r, "zombie", &m);

@@ -17,14 +17,19 @@
  * in the parent, so that one indexed lookup finds it and two first writes
  * cannot both create it). */
 #define SETTINGS_NAME "settings"
-const struct res_kind OP_SITE_MITIGATION = {"op.site.mitigation", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind OP_SITE_POLICY = {"op.site.policy", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind OP_HOST_DETECTION = {"op.host.detection", .parent = "op.host", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind OP_HOST_MITIGATION = {"op.host.mitigation", .parent = "op.host", .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_SITE_MITIGATION = {"op.site.mitigation", .parent = "op.site",
+                                            .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_SITE_POLICY = {"op.site.policy", .parent = "op.site",
+                                        .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_HOST_DETECTION = {"op.host.detection", .parent = "op.host",
+                                           .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_HOST_MITIGATION = {"op.host.mitigation", .parent = "op.host",
+                                            .name_scope = RES_NAME_IN_PARENT};
 /* Resources of their own. A profile's public profile_id is its name (the
  * client chooses it, unique in its site); its id stays internal. */
 const struct res_kind OP_FLEX_FILTER = {"op.flex_filter", .parent = "op.host"};
-const struct res_kind OP_AUTO_PROFILE = {"op.auto_profile", .parent = "op.site", .name_scope = RES_NAME_IN_PARENT};
+const struct res_kind OP_AUTO_PROFILE = {"op.auto_profile", .parent = "op.site",
+                                         .name_scope = RES_NAME_IN_PARENT};
 const struct res_kind OP_AUTO_FLEX_FILTER = {"op.auto_flex_filter", .parent = "op.auto_profile"};
 
 int reply_refusal(struct req *r, const struct op_refusal *why)
@@ -184,8 +189,8 @@ int op_profile_find(struct req *r, const struct resource *site, const char *prof
                     struct resource *out)
 {
     memset(out, 0, sizeof *out);
-    struct res_query q = {.kind = OP_AUTO_PROFILE.name, .customer_id = site->customer_id,
-                          .parent_rid = site->rid};
+    struct res_query q = {
+        .kind = OP_AUTO_PROFILE.name, .customer_id = site->customer_id, .parent_rid = site->rid};
     int rc = profile_id && *profile_id ? r->store->ops->res_get(r->store, &q, NULL, profile_id, out)
                                        : STORE_NOT_FOUND;
     if (rc == STORE_OK) {

@@ -37,7 +37,8 @@ struct op_refusal {
     enum err err;
     char msg[256];
 };
-void op_refuse(struct op_refusal *why, enum err e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void op_refuse(struct op_refusal *why, enum err e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Spec RULE: a rate value ("10", "2.5K", "1G"; core/rate.h, decimal units). */
 const char *op_rule_rate(const json_t *value, long unused);

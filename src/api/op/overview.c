@@ -26,7 +26,8 @@ static json_t *level_of(struct resource *pol, const char *key)
 
 static long level_int(struct resource *pol, const char *key, const char *member)
 {
-    return (long)json_integer_value(json_object_get(json_object_get(json_object_get(pol->doc, "levels"), key), member));
+    return (long)json_integer_value(
+        json_object_get(json_object_get(json_object_get(pol->doc, "levels"), key), member));
 }
 
 static const char *level_profile(struct resource *pol, const char *key)
@@ -59,8 +60,8 @@ int op_policy_switch_set(struct req *r)
     long on = (long)field_int(r, "is_enable", 0);
     if (strcmp(type, "detection") == 0) {
         if (!p.site_level)
-            return reply_error(r, E_RULE,
-                               "switch_type: detection is switched at the site level (network_id 0, host_id 0)");
+            return reply_error(
+                r, E_RULE, "switch_type: detection is switched at the site level (network_id 0, host_id 0)");
         /* gaps B.4.4: the read says 0 off, 2 auto; 1 and 2 both switch to auto */
         if (on && !level_profile(&pol, "site"))
             return reply_error(r, E_STATE,
@@ -73,7 +74,8 @@ int op_policy_switch_set(struct req *r)
         if (on > 1)
             return reply_error(r, E_FIELD_INVALID, "is_enable: must be 0 or 1 for %s", type);
         json_object_set_new(level_of(&pol, p.level_key),
-                            strcmp(type, "custom") == 0 ? "is_customize" : "mitigation_mode", json_integer(on));
+                            strcmp(type, "custom") == 0 ? "is_customize" : "mitigation_mode",
+                            json_integer(on));
     }
     if (op_settings_save(r, &OP_SITE_POLICY, &p.site, &pol) != 0)
         return 0;
@@ -92,8 +94,9 @@ int op_policy_switch_get(struct req *r)
         profile = level_profile(&pol, p.network.id);
     if (!profile)
         profile = level_profile(&pol, "site");
-    return reply_result(r, json_pack("{s:s,s:i,s:i,s:i}", "auto_profile", profile ? profile : "",
-                                     "detection_mode", (int)level_int(&pol, "site", "detection_mode"),
-                                     "is_customize", (int)level_int(&pol, p.level_key, "is_customize"),
-                                     "mitigation_mode", (int)level_int(&pol, p.level_key, "mitigation_mode")));
+    return reply_result(r,
+                        json_pack("{s:s,s:i,s:i,s:i}", "auto_profile", profile ? profile : "",
+                                  "detection_mode", (int)level_int(&pol, "site", "detection_mode"),
+                                  "is_customize", (int)level_int(&pol, p.level_key, "is_customize"),
+                                  "mitigation_mode", (int)level_int(&pol, p.level_key, "mitigation_mode")));
 }

@@ -121,8 +121,8 @@ int op_udp_policy(json_t *state, const json_t *fields, struct op_refusal *why)
     return 0;
 }
 
-static int set_switch(json_t *state, const struct module *table, const char *endpoint, const char *name, long on,
-                      struct op_refusal *why)
+static int set_switch(json_t *state, const struct module *table, const char *endpoint, const char *name,
+                      long on, struct op_refusal *why)
 {
     const struct module *m = find(table, name, endpoint, why);
     if (!m)
