@@ -29,9 +29,11 @@ static int refuse_template(struct req *r, const char *id, const char *what)
                        "profile_id: %s is a template of the catalogue; it cannot be %s (clone it)", id, what);
 }
 
+/* Creates the site profile `id` with `doc` (consumed). */
 static int create_profile(struct req *r, const struct resource *site, const char *id, json_t *doc,
                           struct resource *out)
 {
+    req_hold(r, doc);
     struct res_query q = {
         .kind = OP_AUTO_PROFILE.name, .customer_id = site->customer_id, .parent_rid = site->rid};
     json_t *rows;
@@ -49,7 +51,7 @@ static int create_profile(struct req *r, const struct resource *site, const char
     copy_text(out->customer_id, sizeof out->customer_id, site->customer_id);
     copy_text(out->name, sizeof out->name, id);
     out->parent_rid = site->rid;
-    out->doc = req_hold(r, doc);
+    out->doc = doc;
     rc = r->store->ops->res_create(r->store, &OP_AUTO_PROFILE, out);
     if (rc != STORE_OK)
         return reply_res_error(r, rc, "profile_id", "profile_id: is already a profile of this site"), -1;
