@@ -119,6 +119,28 @@ TEST(detection_keeps_stored_leaf_members)
     json_decref(tree);
 }
 
+TEST(detection_read_lays_stored_leaves_over_defaults)
+{
+    json_t *tree = catalogue("op_detection_defaults");
+    json_t *stored = json_pack("{s:{s:{s:i,s:s}}}", "tcp", "tcp_rst", "is_enabled", 0, "low_pps", "1");
+    json_t *read = op_detection_read(tree, stored, 0);
+    json_t *rst = json_object_get(json_object_get(read, "tcp"), "tcp_rst");
+    CHECK_INT(json_integer_value(json_object_get(rst, "is_enabled")), 0);
+    CHECK_STR(json_string_value(json_object_get(rst, "low_pps")), "1");
+    CHECK_STR(json_string_value(json_object_get(rst, "high_pps")), "200K"); /* the default's */
+    CHECK(json_equal(json_object_get(json_object_get(read, "tcp"), "tcp_syn"),
+                     json_object_get(json_object_get(tree, "tcp"), "tcp_syn")));
+    CHECK(json_equal(json_object_get(read, "udp"), json_object_get(tree, "udp")));
+    CHECK_INT(json_object_size(read), json_object_size(tree) + 1); /* + model */
+    /* the catalogue's tree is left as it was */
+    CHECK_STR(json_string_value(
+                  json_object_get(json_object_get(json_object_get(tree, "tcp"), "tcp_rst"), "low_pps")),
+              "50K");
+    json_decref(read);
+    json_decref(stored);
+    json_decref(tree);
+}
+
 static json_t *flex(const char *action)
 {
     return json_pack("{s:s,s:s,s:i,s:i,s:i}", "filter_name", "f1", "action", action, "protocol_enabled", 0,
@@ -273,5 +295,6 @@ TEST(merge_and_duplicates)
 
 UNIT_MAIN(UNIT_CASE(detection_tree_has_every_leaf_of_the_document), UNIT_CASE(detection_leaf_rules),
           UNIT_CASE(detection_total_traffic_needs_five_fields),
-          UNIT_CASE(detection_keeps_stored_leaf_members), UNIT_CASE(flex_rules),
+          UNIT_CASE(detection_keeps_stored_leaf_members),
+          UNIT_CASE(detection_read_lays_stored_leaves_over_defaults), UNIT_CASE(flex_rules),
           UNIT_CASE(flex_rate_limit_spellings), UNIT_CASE(udp_modules), UNIT_CASE(merge_and_duplicates))
