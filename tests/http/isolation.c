@@ -30,18 +30,30 @@ static const char *value_of(const char *s)
     return s && s[0] == '$' ? var_get(s + 1) : s;
 }
 
-/* The family of a route: its id up to the first dot ("op.site.get" -> "op"). */
-static void family_of(const struct route *rt, char *out, size_t size)
+/* Whether scope `key` ("op", "op.auto_mitigation.flex_filter") covers the
+ * dotted name (a route id or another scope): equal, or a prefix up to a dot. */
+static bool covers(const char *key, const char *name)
 {
-    snprintf(out, size, "%.*s", (int)strcspn(rt->id, "."), rt->id);
+    size_t n = strlen(key);
+    return strncmp(key, name, n) == 0 && (name[n] == '\0' || name[n] == '.');
 }
 
-/* The ids a family's paths use: the family's own (all: family -> {param
- * -> value}) over the common ones under "*" (customer_id). New object. */
-static json_t *family_ids(json_t *all, const char *family)
+/* The ids the paths of `name` (a route id, or a recipe's scope) use: the
+ * common ones under "*" (customer_id), then those of every scope that
+ * covers the name, the narrower over the wider (all: scope -> {param ->
+ * value}). A scope is a route family ("op") or a narrower group of routes
+ * ("op.auto_mitigation.flex_filter", whose {filter_id} is another kind's).
+ * New object. */
+static json_t *family_ids(json_t *all, const char *name)
 {
     json_t *ids = json_deep_copy(json_object_get(all, "*"));
-    json_object_update(ids, json_object_get(all, family));
+    for (size_t len = 1; len < 64; len++) { /* wider scopes first */
+        const char *key;
+        json_t *v;
+        json_object_foreach (all, key, v)
+            if (strlen(key) == len && strcmp(key, "*") != 0 && covers(key, name))
+                json_object_update(ids, v);
+    }
     return ids;
 }
 
@@ -378,9 +390,7 @@ static int walk_route(const struct route *rt, json_t *cfg, json_t *all, const ch
     if (rt->access == ACCESS_PUBLIC || !names_resource(rt, body_ids) || exempt(rt, cfg))
         return 0;
     (*covered)++;
-    char family[32];
-    family_of(rt, family, sizeof family);
-    json_t *ids = family_ids(all, family);
+    json_t *ids = family_ids(all, rt->id);
     json_t *literals = json_object_get(cfg, "literal_params");
     /* unknown ids of the same shapes; the path's customer stays the owner's
      * for foreign tokens (they must not see it at all) */
