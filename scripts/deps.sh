@@ -4,10 +4,11 @@
 # only when something is missing (as root, or via sudo).
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
-libsqlite3-dev libidn2-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils"
+libsqlite3-dev libidn2-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils openssl slowhttptest"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
-# tests/security/run: the TLS scan and the slow-client attacks
-[ "${1:-}" = "--security" ] && packages="$packages testssl.sh slowhttptest"
+# tests/security/run: the TLS scan (its short version, in tests/check, needs
+# only slowhttptest)
+[ "${1:-}" = "--security" ] && packages="$packages testssl.sh"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
