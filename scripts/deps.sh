@@ -1,11 +1,15 @@
 #!/bin/sh
 # deps.sh — installs the Debian 12 packages parapet needs to build, test and
-# benchmark. Runs apt-get only when something is missing (as root, or via sudo).
+# benchmark (--bench) or run tests/security/run (--security). Runs apt-get
+# only when something is missing (as root, or via sudo).
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
-iso-codes netbase libmodsecurity-dev libpcre2-dev modsecurity-crs"
+iso-codes netbase libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
+# tests/security/run: the TLS scan (its short version, in tests/check, needs
+# only slowhttptest)
+[ "${1:-}" = "--security" ] && packages="$packages testssl.sh"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

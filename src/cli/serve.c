@@ -44,6 +44,7 @@ void config_defaults(struct server_config *c)
     c->refresh_ttl_s = 30L * 24 * 3600;
     c->code_ttl_s = 300;
     c->account_field = "parapet_account";
+    c->tls_priority = http_tls_priorities;
     c->store.backend = "sqlite";
 }
 
@@ -53,6 +54,7 @@ static const struct opt serve_opts[] = {
     {.name = "plain-http", .flag = true},
     {.name = "tls-cert"},
     {.name = "tls-key"},
+    {.name = "tls-priority"},
     {.name = "threads"},
     {.name = "max-header-bytes"},
     {.name = "max-uri-bytes"},
@@ -88,6 +90,8 @@ static void serve_usage(void)
           "  --plain-http               serve plain HTTP (only behind a TLS-terminating proxy)\n"
           "  --tls-cert PEM --tls-key PEM  certificate and key (default DIR/tls/cert.pem, key.pem;\n"
           "                             a self-signed pair is created there on first start)\n"
+          "  --tls-priority STRING      GnuTLS priority string (default: TLS 1.2 and 1.3, ECDHE,\n"
+          "                             AES-GCM and ChaCha20-Poly1305 only; see docs/deploy.md)\n"
           "  --threads N                worker threads (default: number of cores)\n"
           "  --max-header-bytes N       memory per connection for request line and headers (16384)\n"
           "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
@@ -162,6 +166,11 @@ static int configure(json_t *a, struct server_config *c)
     if (!c->tls_cert_path != !c->tls_key_path) {
         fprintf(stderr, "parapet: --tls-cert and --tls-key go together\n");
         return -1;
+    }
+    if (arg_str(a, "tls-priority")) {
+        c->tls_priority = arg_str(a, "tls-priority");
+        if (tls_priority_check(c->tls_priority) != 0)
+            return -1;
     }
     /* numeric limits: name, range, and the config field they set */
     long long v;

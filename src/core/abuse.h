@@ -1,8 +1,9 @@
 /* abuse.h — the server's abuse limits (ratelimit.h holds the counters):
  *   - each app's request quota (--rate-limit per --rate-window): every
  *     request made with one of its access tokens, and every token request
- *     with its valid credentials; over it, 429 with Retry-After. Answers
- *     carry RateLimit-Policy and RateLimit (IETF httpapi ratelimit-headers).
+ *     with its valid credentials; over it, 429 with Retry-After. Once half
+ *     the quota of a window is spent, answers carry RateLimit-Policy and
+ *     RateLimit (IETF httpapi ratelimit-headers).
  *   - failed attempts on the token endpoints (a 401, or a 403 for an
  *     installation that does not match): after --auth-failures of them for
  *     one app from one source address (four times as many from one address

@@ -16,6 +16,7 @@ struct server_config {
     int listen_port;
     bool plain_http;
     const char *tls_cert_path, *tls_key_path;
+    const char *tls_priority; /* GnuTLS priority string */
     unsigned threads;
     size_t max_header_bytes; /* per-connection memory for request line + headers */
     size_t max_uri_bytes;    /* longest request URI (path and query): 414 beyond */

@@ -529,7 +529,7 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
     struct MHD_OptionItem tls_opts[] = {
         {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)key_pem},
         {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cert_pem},
-        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)http_tls_priorities},
+        {MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)cfg->tls_priority},
         {MHD_OPTION_END, 0, NULL},
     };
     struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};

@@ -16,7 +16,8 @@ void http_quiesce(struct http_server *h);
 unsigned http_in_flight(struct http_server *h);
 void http_stop(struct http_server *h);
 
-/* The TLS priority string: TLS 1.2 and 1.3, AEAD ciphers, forward secrecy. */
+/* The default TLS priority string (--tls-priority): TLS 1.2 and 1.3, AEAD
+ * ciphers, forward secrecy. */
 extern const char http_tls_priorities[];
 
 #endif

@@ -73,7 +73,7 @@ static int create_pair(const char *cert_path, const char *key_path, const char *
     gnutls_x509_crt_set_version(crt, 3);
     gnutls_x509_crt_set_serial(crt, serial, sizeof serial);
     gnutls_x509_crt_set_activation_time(crt, now - 3600);
-    gnutls_x509_crt_set_expiration_time(crt, now + 825L * 24 * 3600);
+    gnutls_x509_crt_set_expiration_time(crt, now - 3600 + 825L * 24 * 3600); /* the CA/B Forum's old cap */
     gnutls_x509_crt_set_dn_by_oid(crt, GNUTLS_OID_X520_COMMON_NAME, 0, "parapet (self-signed)", 21);
     add_san(crt, "localhost");
     add_san(crt, "127.0.0.1");
@@ -122,5 +122,19 @@ int tls_load_or_create(const char *cert_path, const char *key_path, int create_i
         free(*key);
         return -1;
     }
+    return 0;
+}
+
+int tls_priority_check(const char *priorities)
+{
+    gnutls_priority_t p;
+    const char *err = NULL;
+    int rc = gnutls_priority_init(&p, priorities, &err);
+    if (rc != GNUTLS_E_SUCCESS) {
+        fprintf(stderr, "parapet: --tls-priority: not a GnuTLS priority string GnuTLS accepts, at \"%s\" (%s)\n",
+                err ? err : "", gnutls_strerror(rc));
+        return -1;
+    }
+    gnutls_priority_deinit(p);
     return 0;
 }

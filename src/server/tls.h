@@ -12,6 +12,9 @@
 int tls_load_or_create(const char *cert_path, const char *key_path, int create_if_missing,
                        const char *extra_host, char **cert, char **key);
 
+/* Is this a GnuTLS priority string GnuTLS accepts? 0, or -1 with a message. */
+int tls_priority_check(const char *priorities);
+
 /* Reads a whole file; NULL on failure. */
 char *read_file(const char *path, size_t *len);
 

@@ -192,6 +192,32 @@ static int tls_policy(struct fixture *fx)
     return bad;
 }
 
+/* --tls-priority replaces the policy: a server limited to TLS 1.3 refuses
+ * TLS 1.2 and uses its one cipher; a string GnuTLS refuses stops the server from starting. */
+static int tls_priority_option(struct fixture *fx)
+{
+    int port = free_port();
+    pid_t pid = server_start(fx->bin, fx->data, port,
+                             "--tls-priority 'NORMAL:-VERS-ALL:+VERS-TLS1.3:-CIPHER-ALL:+CHACHA20-POLY1305' --no-dns-deploy", fx->log);
+    if (pid < 0)
+        return FAIL("cannot start a server with --tls-priority");
+    char v[32], c[64];
+    int bad = 0;
+    if (!handshake(port, "NORMAL:-VERS-ALL:+VERS-TLS1.3", v, c))
+        bad |= FAIL("TLS 1.3 refused");
+    else if (strcmp(c, "CHACHA20-POLY1305") != 0)
+        bad |= FAIL("negotiated %s, not the one cipher allowed", c);
+    if (handshake(port, "NORMAL:-VERS-ALL:+VERS-TLS1.2", v, c))
+        bad |= FAIL("TLS 1.2 accepted (%s)", v);
+    bad |= server_stop(pid) != 0 ? FAIL("unclean stop") : 0;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s serve --data '%s' --tls-priority 'NORMAL:+NO-SUCH-THING' 2>/dev/null", fx->bin,
+             fx->data);
+    int st = system(cmd);
+    bad |= !WIFEXITED(st) || WEXITSTATUS(st) != 2 ? FAIL("a bad priority string: exit status %d", st) : 0;
+    return bad;
+}
+
 /* A body over --max-body-bytes (4096 on the short server) is refused with
  * 413, with or without Content-Length. */
 static int body_limit(struct fixture *fx)
@@ -642,6 +668,7 @@ const struct special_test special_tests[] = {
     {"special: tenant isolation, walked from the route table", isolation_walk},
     {"special: a port in use is refused, not shared", port_in_use},
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy},
+    {"special: --tls-priority sets the TLS policy", tls_priority_option},
     {"special: requests arriving together or in pieces are all answered", pipelined_requests},
     {"special: body size limit (413)", body_limit},
     {"special: header size limit", header_limit},
