@@ -29,11 +29,11 @@ void abuse_shutdown(void)
     quotas = guard = NULL;
 }
 
-static int64_t now_s(void)
+static int64_t now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int abuse_app_request(struct req *r, const char *app_id)
@@ -42,7 +42,7 @@ int abuse_app_request(struct req *r, const char *app_id)
     if (!quotas || c->rate_limit == 0)
         return 0;
     struct rl_verdict v;
-    ratelimit_take(quotas, app_id, strlen(app_id), c->rate_limit, c->rate_window_s, now_s(), &v);
+    ratelimit_take(quotas, app_id, strlen(app_id), c->rate_limit, c->rate_window_s, now_ms(), &v);
     /* The RateLimit headers cost every answer ~1 us (bench/run): they are
      * sent once half the quota is spent, when a client has reason to pace. */
     if (v.limited || v.remaining <= v.limit / 2) {
@@ -85,7 +85,7 @@ int abuse_guard_check(struct req *r)
         return 0;
     struct guard_keys k;
     guard_keys(r, &k);
-    int64_t now = now_s();
+    int64_t now = now_ms();
     unsigned a = ratelimit_blocked(guard, k.pair, k.pair_len, now);
     unsigned b = ratelimit_blocked(guard, k.addr, sizeof k.addr, now);
     unsigned wait = a > b ? a : b;
@@ -109,7 +109,7 @@ void abuse_guard_record(struct req *r)
     }
     if (r->status != 401 && r->code != err_code(E_GRANT_NOT_ALLOWED))
         return;
-    int64_t now = now_s();
+    int64_t now = now_ms();
     struct rl_backoff pair = {c->auth_free_failures, 1, c->auth_max_block_s};
     struct rl_backoff addr = {ADDRESS_FACTOR * c->auth_free_failures, 1, c->auth_max_block_s};
     ratelimit_fail(guard, k.pair, k.pair_len, &pair, now);

@@ -93,13 +93,13 @@ static struct slot *find(struct ratelimit *t, uint64_t h, bool create, int64_t n
 }
 
 void ratelimit_take(struct ratelimit *t, const void *key, size_t len, unsigned limit, unsigned window_s,
-                    int64_t now, struct rl_verdict *out)
+                    int64_t now_ms, struct rl_verdict *out)
 {
     if (window_s == 0)
         window_s = 1;
-    int64_t start = now - (now % window_s);
+    int64_t window_ms = (int64_t)window_s * 1000, start = now_ms - now_ms % window_ms;
     pthread_mutex_t *lock;
-    struct slot *s = find(t, hash(t, key, len), true, now, &lock);
+    struct slot *s = find(t, hash(t, key, len), true, now_ms, &lock);
     if (s->window_start != start) {
         s->window_start = start;
         s->count = 0;
@@ -111,37 +111,44 @@ void ratelimit_take(struct ratelimit *t, const void *key, size_t len, unsigned l
     pthread_mutex_unlock(lock);
     out->limit = limit;
     out->window_s = window_s;
-    out->reset_s = (unsigned)(start + window_s - now);
+    out->reset_s = (unsigned)((start + window_ms - now_ms + 999) / 1000);
 }
 
-unsigned ratelimit_blocked(struct ratelimit *t, const void *key, size_t len, int64_t now)
+/* Whole seconds, rounded up, of a positive number of milliseconds. */
+static unsigned seconds(int64_t ms)
+{
+    return ms > 0 ? (unsigned)((ms + 999) / 1000) : 0;
+}
+
+unsigned ratelimit_blocked(struct ratelimit *t, const void *key, size_t len, int64_t now_ms)
 {
     pthread_mutex_t *lock;
-    struct slot *s = find(t, hash(t, key, len), false, now, &lock);
-    unsigned left = s && s->blocked_until > now ? (unsigned)(s->blocked_until - now) : 0;
+    struct slot *s = find(t, hash(t, key, len), false, now_ms, &lock);
+    unsigned left = s ? seconds(s->blocked_until - now_ms) : 0;
     pthread_mutex_unlock(lock);
     return left;
 }
 
 unsigned ratelimit_fail(struct ratelimit *t, const void *key, size_t len, const struct rl_backoff *b,
-                        int64_t now)
+                        int64_t now_ms)
 {
     pthread_mutex_t *lock;
-    struct slot *s = find(t, hash(t, key, len), true, now, &lock);
-    if (now - s->last_failure > (int64_t)b->max_s) {
+    struct slot *s = find(t, hash(t, key, len), true, now_ms, &lock);
+    int64_t max_ms = (int64_t)b->max_s * 1000;
+    if (now_ms - s->last_failure > max_ms)
         s->failures = 0; /* quiet for long enough: start afresh */
-    }
-    s->last_failure = now;
+    s->last_failure = now_ms;
     s->failures++;
-    unsigned block = 0;
+    int64_t block = 0;
     if (s->failures > b->free_failures) {
         unsigned n = s->failures - b->free_failures;
-        uint64_t secs = n > 30 ? (uint64_t)b->max_s : (uint64_t)b->base_s << (n - 1);
-        block = secs > b->max_s ? b->max_s : (unsigned)secs;
-        s->blocked_until = now + block;
+        block = n > 30 ? max_ms : ((int64_t)b->base_s * 1000) << (n - 1);
+        if (block > max_ms)
+            block = max_ms;
+        s->blocked_until = now_ms + block;
     }
     pthread_mutex_unlock(lock);
-    return block;
+    return seconds(block);
 }
 
 void ratelimit_forgive(struct ratelimit *t, const void *key, size_t len)

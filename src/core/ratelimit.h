@@ -4,7 +4,8 @@
  * A table has a fixed number of slots (4-way set-associative; when a set is
  * full, the entry seen least recently gives way) and locks of its own per
  * group of sets, so threads touching different keys rarely meet and memory
- * never grows. Times are seconds of a monotonic clock, passed in. */
+ * never grows. Times are milliseconds of a monotonic clock, passed in;
+ * durations answered are whole seconds, rounded up. */
 #ifndef PARAPET_RATELIMIT_H
 #define PARAPET_RATELIMIT_H
 
@@ -28,7 +29,7 @@ struct rl_verdict {
     unsigned reset_s;   /* seconds until the window ends (>= 1) */
 };
 void ratelimit_take(struct ratelimit *t, const void *key, size_t len, unsigned limit, unsigned window_s,
-                    int64_t now, struct rl_verdict *out);
+                    int64_t now_ms, struct rl_verdict *out);
 
 /* ---- failures: after `free_failures` failures, each further one blocks
  * the key for base_s * 2^(n-1) seconds (n counting the failures beyond the
@@ -38,10 +39,10 @@ struct rl_backoff {
     unsigned free_failures, base_s, max_s;
 };
 /* Seconds the key is still blocked (0: not blocked). */
-unsigned ratelimit_blocked(struct ratelimit *t, const void *key, size_t len, int64_t now);
+unsigned ratelimit_blocked(struct ratelimit *t, const void *key, size_t len, int64_t now_ms);
 /* Records a failure; returns the seconds the key is now blocked (0: none). */
 unsigned ratelimit_fail(struct ratelimit *t, const void *key, size_t len, const struct rl_backoff *b,
-                        int64_t now);
+                        int64_t now_ms);
 /* Forgets the key's failures (a success). */
 void ratelimit_forgive(struct ratelimit *t, const void *key, size_t len);
 

@@ -7,23 +7,25 @@
 
 #include "unit.h"
 
+#define MS(seconds) ((int64_t)(seconds) * 1000)
+
 TEST(quota_counts_per_window)
 {
     struct ratelimit *t = ratelimit_new(256);
     struct rl_verdict v;
     for (int i = 0; i < 3; i++) {
-        ratelimit_take(t, "app1", 4, 3, 60, 120 + i, &v);
+        ratelimit_take(t, "app1", 4, 3, 60, MS(120 + i), &v);
         CHECK(!v.limited);
         CHECK_INT(v.remaining, 2 - i);
     }
     CHECK_INT(v.reset_s, 58); /* window 120..179 */
-    ratelimit_take(t, "app1", 4, 3, 60, 150, &v);
+    ratelimit_take(t, "app1", 4, 3, 60, MS(150), &v);
     CHECK(v.limited);
     CHECK_INT(v.remaining, 0);
     CHECK_INT(v.reset_s, 30);
-    ratelimit_take(t, "app2", 4, 3, 60, 150, &v); /* another key */
+    ratelimit_take(t, "app2", 4, 3, 60, MS(150), &v); /* another key */
     CHECK(!v.limited);
-    ratelimit_take(t, "app1", 4, 3, 60, 180, &v); /* the next window */
+    ratelimit_take(t, "app1", 4, 3, 60, MS(180), &v); /* the next window */
     CHECK(!v.limited);
     CHECK_INT(v.remaining, 2);
     CHECK_INT(v.limit, 3);
@@ -35,22 +37,23 @@ TEST(failures_block_exponentially)
 {
     struct ratelimit *t = ratelimit_new(256);
     struct rl_backoff b = {.free_failures = 3, .base_s = 1, .max_s = 60};
-    int64_t now = 1000;
+    int64_t now = MS(1000);
     for (int i = 0; i < 3; i++)
         CHECK_INT(ratelimit_fail(t, "k", 1, &b, now), 0);
     CHECK_INT(ratelimit_blocked(t, "k", 1, now), 0);
     CHECK_INT(ratelimit_fail(t, "k", 1, &b, now), 1);
     CHECK_INT(ratelimit_blocked(t, "k", 1, now), 1);
-    CHECK_INT(ratelimit_blocked(t, "k", 1, now + 1), 0);
-    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + 1), 2);
-    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + 3), 4);
-    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + 7), 8);
+    CHECK_INT(ratelimit_blocked(t, "k", 1, now + 999), 1); /* a whole second, whatever the clock's phase */
+    CHECK_INT(ratelimit_blocked(t, "k", 1, now + MS(1)), 0);
+    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + MS(1)), 2);
+    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + MS(3)), 4);
+    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + MS(7)), 8);
     for (int i = 0; i < 40; i++)
-        ratelimit_fail(t, "k", 1, &b, now + 8);
-    CHECK_INT(ratelimit_blocked(t, "k", 1, now + 8), 60); /* capped */
-    CHECK_INT(ratelimit_blocked(t, "other", 5, now + 8), 0);
+        ratelimit_fail(t, "k", 1, &b, now + MS(8));
+    CHECK_INT(ratelimit_blocked(t, "k", 1, now + MS(8)), 60); /* capped */
+    CHECK_INT(ratelimit_blocked(t, "other", 5, now + MS(8)), 0);
     /* quiet for max_s: a fresh start */
-    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + 8 + 61), 0);
+    CHECK_INT(ratelimit_fail(t, "k", 1, &b, now + MS(8 + 61)), 0);
     /* a success forgives */
     for (int i = 0; i < 5; i++)
         ratelimit_fail(t, "j", 1, &b, now);
