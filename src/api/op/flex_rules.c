@@ -63,7 +63,7 @@ json_t *op_flex_doc(const json_t *fields, bool need_enabled, struct op_refusal *
         op_refuse(why, E_FIELD_MISSING, "protocol: is required when protocol_enabled is 1");
         return NULL;
     }
-    if (port_on && !ports && !ip) {
+    if (port_on && json_array_size(ports) == 0 && !ip) {
         op_refuse(why, E_FIELD_MISSING, "port: is required when port_enabled is 1 (unless protocol is ip)");
         return NULL;
     }

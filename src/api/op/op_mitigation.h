@@ -35,7 +35,7 @@ enum {
 /* Why a pure rule refused a request: the envelope error and its message. */
 struct op_refusal {
     enum err err;
-    char msg[256];
+    char msg[512];
 };
 void op_refuse(struct op_refusal *why, enum err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
