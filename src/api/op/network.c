@@ -1,6 +1,6 @@
 /* network.c — Origin Protection networks: POST {OPS}/network,
  * GET/PUT/DELETE {OPS}/network/{network_id} and (beyond the documents)
- * GET {OPS}/networks. A network holds /24 (IPv4) or /48 (IPv6) blocks
+ * GET {OPS}/networks. A network holds class C (IPv4 /24) blocks
  * inside its site's blocks, disjoint from its sibling networks; an update
  * must keep its hosts covered. */
 #include <string.h>
