@@ -183,8 +183,8 @@ int op_site_report(struct req *r)
     json_t *detections = mitigations ? docs_by_parent(r, OP_HOST_DETECTION.name) : NULL;
     if (!detections)
         return 0;
-    json_t *site_of = req_hold(r, json_object()); /* site or network rid -> the site's entry */
-    json_t *net_of = req_hold(r, json_object());  /* network rid -> the network's entry */
+    json_t *site_of = req_hold(r, json_object());   /* site or network rid -> the site's entry */
+    json_t *net_of = req_hold(r, json_object());    /* network rid -> the network's entry */
     json_t *policy_of = req_hold(r, json_object()); /* site or network rid -> the site's policy */
     json_t *report = req_hold(r, json_array());
     size_t i;
@@ -213,8 +213,8 @@ int op_site_report(struct req *r)
         if (!e)
             continue;
         json_t *policy = json_object_get(policy_of, key);
-        json_t *n = json_pack("{s:s,s:s,s:O,s:i,s:[]}", "network_id", net.id, "network_name", net.name, "cidr",
-                              json_object_get(net.doc, "cidr"), "hosts", 0, "host_list");
+        json_t *n = json_pack("{s:s,s:s,s:O,s:i,s:[]}", "network_id", net.id, "network_name", net.name,
+                              "cidr", json_object_get(net.doc, "cidr"), "hosts", 0, "host_list");
         add_level(n, policy, net.id);
         json_array_append_new(json_object_get(e, "networks"), n);
         rid_key(key, net.rid);
