@@ -191,8 +191,17 @@ int cli_capture_agent(int argc, char **argv)
         json_decref(a);
         return 2;
     }
-    struct store *s = cli_open_store(ag.data);
     char dir[4096];
+    /* the server's data only: a mistyped --data would otherwise get a new,
+     * empty store and the agent would wait for tasks that never come */
+    data_path(dir, sizeof dir, ag.data, "parapet.db");
+    if (access(dir, R_OK | W_OK) != 0) {
+        fprintf(stderr, "parapet capture-agent: %s: no parapet data here (%s); give the server's --data\n",
+                ag.data, strerror(errno));
+        json_decref(a);
+        return 1;
+    }
+    struct store *s = cli_open_store(ag.data);
     data_path(dir, sizeof dir, ag.data, OP_CAPTURE_DIR);
     if (!s || (mkdir(dir, 0700) != 0 && errno != EEXIST)) {
         fprintf(stderr, "parapet capture-agent: cannot use %s\n", s ? dir : ag.data);

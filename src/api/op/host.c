@@ -80,15 +80,7 @@ int op_host_update(struct req *r)
     long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
     if (n < 0 || check_addresses(r, &net, b, (size_t)n, &host) != 0)
         return 0;
-    json_object_set_new(host.doc, "cidr", op_blocks_json(b, (size_t)n));
-    if (field_str(r, "host_desc")) /* absent: unchanged */
-        json_object_set_new(host.doc, "host_desc", json_string(field_str(r, "host_desc")));
-    int rc = r->store->ops->res_update(r->store, &host);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "host_id", "host_id: the host changed meanwhile; try again");
-    if (op_blocks_store(r, &host, b, (size_t)n, true) != 0)
-        return 0;
-    return reply_result(r, NULL);
+    return op_update_blocks(r, &host, b, (size_t)n, "host_desc", "host");
 }
 
 int op_host_delete(struct req *r)
@@ -96,13 +88,7 @@ int op_host_delete(struct req *r)
     struct resource site, net, host;
     if (op_load_chain(r, &site, &net, &host) != 0)
         return 0;
-    json_t *blocker = NULL;
-    int rc = r->store->ops->res_delete(r->store, host.rid, &blocker);
-    if (rc == STORE_CONFLICT)
-        return reply_delete_blocked(r, "host_id", blocker);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "host_id", "");
-    return reply_result(r, NULL);
+    return op_delete(r, &host, "host_id");
 }
 
 int op_host_list(struct req *r)

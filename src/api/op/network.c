@@ -1,6 +1,6 @@
 /* network.c — Origin Protection networks: POST {OPS}/network,
  * GET/PUT/DELETE {OPS}/network/{network_id} and (beyond the documents)
- * GET {OPS}/networks. A network holds /24 (IPv4) or /48 (IPv6) blocks
+ * GET {OPS}/networks. A network holds class C (IPv4 /24) blocks
  * inside its site's blocks, disjoint from its sibling networks; an update
  * must keep its hosts covered. */
 #include <string.h>
@@ -106,15 +106,7 @@ int op_network_update(struct req *r)
     long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
     if (n < 0 || check_blocks(r, &site, b, (size_t)n, &net) != 0)
         return 0;
-    json_object_set_new(net.doc, "cidr", op_blocks_json(b, (size_t)n));
-    if (field_str(r, "network_desc")) /* absent: unchanged */
-        json_object_set_new(net.doc, "network_desc", json_string(field_str(r, "network_desc")));
-    int rc = r->store->ops->res_update(r->store, &net);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "network_id", "network_id: the network changed meanwhile; try again");
-    if (op_blocks_store(r, &net, b, (size_t)n, true) != 0)
-        return 0;
-    return reply_result(r, NULL);
+    return op_update_blocks(r, &net, b, (size_t)n, "network_desc", "network");
 }
 
 int op_network_delete(struct req *r)
@@ -122,11 +114,5 @@ int op_network_delete(struct req *r)
     struct resource site, net;
     if (op_load_chain(r, &site, &net, NULL) != 0)
         return 0;
-    json_t *blocker = NULL;
-    int rc = r->store->ops->res_delete(r->store, net.rid, &blocker);
-    if (rc == STORE_CONFLICT)
-        return reply_delete_blocked(r, "network_id", blocker);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "network_id", "");
-    return reply_result(r, NULL);
+    return op_delete(r, &net, "network_id");
 }

@@ -176,3 +176,31 @@ const char *op_doc_str(const struct resource *res, const char *member)
     const char *s = json_string_value(json_object_get(res->doc, member));
     return s ? s : "";
 }
+
+int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
+                     const char *desc_field, const char *what)
+{
+    char id_field[32], changed[96];
+    snprintf(id_field, sizeof id_field, "%s_id", what);
+    snprintf(changed, sizeof changed, "%s: the %s changed meanwhile; try again", id_field, what);
+    json_object_set_new(res->doc, "cidr", op_blocks_json(b, n));
+    if (field_str(r, desc_field)) /* absent: unchanged */
+        json_object_set_new(res->doc, desc_field, json_string(field_str(r, desc_field)));
+    int rc = r->store->ops->res_update(r->store, res);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, id_field, changed);
+    if (op_blocks_store(r, res, b, n, true) != 0)
+        return 0;
+    return reply_result(r, NULL);
+}
+
+int op_delete(struct req *r, const struct resource *res, const char *id_field)
+{
+    json_t *blocker = NULL;
+    int rc = r->store->ops->res_delete(r->store, res->rid, &blocker);
+    if (rc == STORE_CONFLICT)
+        return reply_delete_blocked(r, id_field, blocker);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, id_field, "");
+    return reply_result(r, NULL);
+}

@@ -53,6 +53,17 @@ int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_
  * having replied. */
 int op_blocks_store(struct req *r, const struct resource *res, const struct cidr *b, size_t n,
                     bool check_children);
+/* The update every level shares: the checked blocks `b` replace the
+ * document's "cidr", the field `desc_field` (when sent; absent keeps it)
+ * its description; the resource is stored and its indexed blocks replaced
+ * (409 when a descendant is no longer covered). `what` ("site", "network",
+ * "host") names it in errors. Replies (the bare envelope on success);
+ * returns 0. */
+int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
+                     const char *desc_field, const char *what);
+/* Deletes a network or host (refused while it has children: 409 naming
+ * one). Replies; returns 0. */
+int op_delete(struct req *r, const struct resource *res, const char *id_field);
 /* How many children of `kind` the parent has (limit checks). -1 on a store
  * error (replied). */
 long op_count_children(struct req *r, const char *kind, const struct resource *parent);

@@ -21,10 +21,8 @@ const char *op_rule_network_block(json_t **value, long unused)
     if (why)
         return why;
     struct cidr c = parsed(*value);
-    if (c.addr.family == NET_V4 && c.prefix != OP_NETWORK_V4_PREFIX)
-        return "must be a /24 block (IPv4) or a /48 block (IPv6)";
-    if (c.addr.family == NET_V6 && c.prefix != OP_NETWORK_V6_PREFIX)
-        return "must be a /24 block (IPv4) or a /48 block (IPv6)";
+    if (c.addr.family != NET_V4 || c.prefix != OP_NETWORK_V4_PREFIX)
+        return "must be a class C block: IPv4 /24";
     return NULL;
 }
 
@@ -35,8 +33,8 @@ const char *op_rule_host_address(json_t **value, long unused)
     if (why)
         return why;
     struct cidr c = parsed(*value);
-    if (c.prefix != (c.addr.family == NET_V4 ? 32 : 128))
-        return "must be a single address (IPv4 /32 or IPv6 /128)";
+    if (c.addr.family != NET_V4 || c.prefix != 32)
+        return "must be a single IPv4 address (bare or /32)";
     return NULL;
 }
 

@@ -9,16 +9,16 @@
 
 #include "core/net.h"
 
-/* The prefix length of a network block: IPv4 /24 ("class C"), IPv6 /48 —
- * the longest prefixes BGP routes between networks, so the smallest unit
- * a diversion can announce (docs/decisions.md). */
-enum { OP_NETWORK_V4_PREFIX = 24, OP_NETWORK_V6_PREFIX = 48 };
+/* The prefix length of a network block: the document takes "only class C
+ * (/24) blocks", so IPv4 /24 and nothing else (docs/decisions.md). */
+enum { OP_NETWORK_V4_PREFIX = 24 };
 
-/* CANON: a network block, "a.b.c.0/24" or "x:y:z::/48", rewritten in
+/* CANON: a network block, "a.b.c.0/24", rewritten in
  * canonical form. Host bits must be clear. */
 const char *op_rule_network_block(json_t **value, long unused);
-/* CANON: one host address, bare or as /32 (IPv4) or /128 (IPv6), public;
- * rewritten as canonical "addr/32" or "addr/128". */
+/* CANON: one host address (the document: "individual addresses written as
+ * /32 blocks"; networks are IPv4), bare or as /32, public; rewritten as
+ * canonical "addr/32". */
 const char *op_rule_host_address(json_t **value, long unused);
 
 /* Whether every block lies inside a prefix registered for the ASN and is

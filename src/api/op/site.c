@@ -125,15 +125,7 @@ int op_site_update(struct req *r)
     if (n < 0 || check_blocks(r, asn, b, (size_t)n, &site) != 0)
         return 0;
     json_object_set_new(site.doc, "as_num", json_integer(asn));
-    json_object_set_new(site.doc, "cidr", op_blocks_json(b, (size_t)n));
-    if (field_str(r, "site_desc")) /* absent: unchanged */
-        json_object_set_new(site.doc, "site_desc", json_string(field_str(r, "site_desc")));
-    int rc = r->store->ops->res_update(r->store, &site);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "site_id", "site_id: the site changed meanwhile; try again");
-    if (op_blocks_store(r, &site, b, (size_t)n, true) != 0)
-        return 0;
-    return reply_result(r, NULL);
+    return op_update_blocks(r, &site, b, (size_t)n, "site_desc", "site");
 }
 
 /* The capture files of the site's tasks (which go with the site). */
