@@ -16,7 +16,8 @@ B        := build/$(VARIANT)
 CFLAGS   := $(CFLAGS_BASE) $(OPT)
 
 SRC      := $(shell find src -name '*.c' | sort)
-LIB_SRC  := $(filter-out src/cli/main.c,$(SRC))
+BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
+LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
 OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/catalogue_data.o
 MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
 CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
@@ -66,7 +67,7 @@ $(B)/libparapet.a: $(OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(B)/parapet: $(B)/src/cli/main.o $(B)/libparapet.a
+$(B)/parapet: $(BIN_SRC:%.c=$(B)/%.o) $(B)/libparapet.a
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 

@@ -93,7 +93,7 @@ static void serve_usage(void)
           "  --tls-priority STRING      GnuTLS priority string (default: TLS 1.2 and 1.3, ECDHE,\n"
           "                             AES-GCM and ChaCha20-Poly1305 only; see docs/deploy.md)\n"
           "  --threads N                worker threads (default: number of cores)\n"
-          "  --max-header-bytes N       memory per connection for request line and headers (16384)\n"
+          "  --max-header-bytes N       longest request head: request line and headers (16384; 431 beyond)\n"
           "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
           "  --max-header-fields N      header lines, and cookies, per request (100; 431 beyond)\n"
           "  --max-body-bytes N         largest request body (16777216)\n"

@@ -18,7 +18,7 @@ struct server_config {
     const char *tls_cert_path, *tls_key_path;
     const char *tls_priority; /* GnuTLS priority string */
     unsigned threads;
-    size_t max_header_bytes; /* per-connection memory for request line + headers */
+    size_t max_header_bytes; /* longest request head (request line + headers): 431 beyond */
     size_t max_uri_bytes;    /* longest request URI (path and query): 414 beyond */
     unsigned max_header_fields; /* header lines, and cookies, per request: 431 beyond */
     size_t max_body_bytes;

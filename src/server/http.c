@@ -20,7 +20,7 @@
 #include "core/dispatch.h"
 #include "core/req.h"
 #include "server/listener.h"
-#include "server/tls_readahead.h"
+#include "server/tls_conn.h"
 #include "server/worker_store.h"
 
 const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
@@ -31,8 +31,12 @@ struct http_server {
     struct MHD_Daemon *daemon;
     struct listener *listener;
     const struct server_config *cfg;
+    struct head_limits head_limits; /* for the guard of TLS connections */
     atomic_uint in_flight;
 };
+
+/* Set while a TLS server runs: its sessions are libmicrohttpd's. */
+static atomic_bool guarding_tls;
 
 /* One request on its way through the adapter. */
 struct pending {
@@ -261,7 +265,9 @@ static void client_address(struct pending *p, struct MHD_Connection *conn)
 }
 
 /* Limits on the head that libmicrohttpd does not apply: header lines and
- * cookies are counted (each costs a record in the connection's pool). */
+ * cookies are counted (each costs a record in the connection's pool). Over
+ * TLS the head guard (tls_conn.h) has refused such heads already, as they
+ * arrived; this answers them with --plain-http. */
 static void check_head(struct pending *p, struct MHD_Connection *conn)
 {
     unsigned max = p->server->cfg->max_header_fields;
@@ -485,21 +491,48 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     return reply_when_durable(p, conn);
 }
 
-/* TLS connections read through a buffer of their own (tls_readahead.h),
- * set up before the connection's first read and freed after its session. */
+/* TLS connections have a context of their own (tls_conn.h), set up before
+ * the connection's first read and freed after its session. */
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
-    (void)cls;
+    struct http_server *h = cls;
     if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
-        tls_readahead_free(*socket_context);
+        tls_conn_free(*socket_context);
         *socket_context = NULL;
         return;
     }
     const union MHD_ConnectionInfo *tls = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
     const union MHD_ConnectionInfo *fd = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (tls && tls->tls_session && fd)
-        *socket_context = tls_readahead_attach(tls->tls_session, fd->connect_fd);
+        *socket_context = tls_conn_attach(tls->tls_session, fd->connect_fd, &h->head_limits, h->cfg->log_requests);
+}
+
+/* libmicrohttpd makes each session's user pointer its connection. */
+struct tls_conn *http_tls_conn_of(gnutls_session_t session)
+{
+    if (!atomic_load_explicit(&guarding_tls, memory_order_relaxed))
+        return NULL;
+    struct MHD_Connection *conn = gnutls_session_get_ptr(session);
+    const union MHD_ConnectionInfo *info =
+        conn ? MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT) : NULL;
+    return info ? info->socket_context : NULL;
+}
+
+/* The guard's limits from the configuration, and the connection memory
+ * that holds any head within them: the head's bytes, libmicrohttpd's
+ * record per header line and per cookie (~50 bytes each) and a copy of
+ * the cookies, and room for the reply's head. */
+static size_t head_limits_and_pool(const struct server_config *cfg, struct head_limits *l)
+{
+    l->max_uri_bytes = cfg->max_uri_bytes;
+    l->max_head_bytes = cfg->max_header_bytes;
+    l->max_fields = cfg->max_header_fields;
+    l->max_cookies = cfg->max_header_fields;
+    /* With 16 KiB heads, 100 fields and 100 cookies: 48 KiB; a head of 16 KiB
+     * in one Cookie line of 100 cookies, the largest need found, takes 41-44
+     * KiB (special_heads.c sends it). */
+    return 2 * l->max_head_bytes + 64 * (l->max_fields + l->max_cookies) + 4096;
 }
 
 /* libmicrohttpd's messages; fmt is its own format string. */
@@ -533,12 +566,13 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         {MHD_OPTION_END, 0, NULL},
     };
     struct MHD_OptionItem none[] = {{MHD_OPTION_END, 0, NULL}};
+    size_t pool = head_limits_and_pool(cfg, &h->head_limits);
     h->daemon = MHD_start_daemon(
         flags, 0, NULL, NULL, on_request, h, MHD_OPTION_EXTERNAL_LOGGER, mhd_log,
         NULL, /* first, so that every message goes there */
         MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_connections_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
-        cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, cfg->max_header_bytes,
+        cfg->request_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT, pool,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, h, MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, h, MHD_OPTION_ARRAY, cfg->plain_http ? none : tls_opts,
         MHD_OPTION_END);
@@ -550,6 +584,8 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         free(h);
         return NULL;
     }
+    if (!cfg->plain_http)
+        atomic_store(&guarding_tls, true);
     return h;
 }
 

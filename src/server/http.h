@@ -4,6 +4,8 @@
 #ifndef PARAPET_HTTP_H
 #define PARAPET_HTTP_H
 
+#include <gnutls/gnutls.h>
+
 #include "core/config.h"
 
 struct http_server;
@@ -19,5 +21,10 @@ void http_stop(struct http_server *h);
 /* The default TLS priority string (--tls-priority): TLS 1.2 and 1.3, AEAD
  * ciphers, forward secrecy. */
 extern const char http_tls_priorities[];
+
+/* The context of a TLS session of the running server (tls_conn.h), or NULL
+ * for any other session. */
+struct tls_conn;
+struct tls_conn *http_tls_conn_of(gnutls_session_t session);
 
 #endif

@@ -1,0 +1,36 @@
+/* tls_conn.h — what the server keeps per TLS connection: the read-ahead
+ * buffer (tls_readahead.h) and the head guard (head_guard.h), with the
+ * refusal the guard's verdict leads to.
+ *
+ * The guard must see a request's bytes before libmicrohttpd stores them,
+ * and the only place both TLS and plaintext meet is gnutls_record_recv,
+ * which libmicrohttpd calls for every read. The parapet program defines
+ * that function (server/recv_hook.c): libmicrohttpd's calls land there and
+ * come here with GnuTLS's own function to read with. */
+#ifndef PARAPET_TLS_CONN_H
+#define PARAPET_TLS_CONN_H
+
+#include <gnutls/gnutls.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "server/head_guard.h"
+
+struct tls_conn;
+
+typedef ssize_t (*tls_recv_fn)(gnutls_session_t session, void *data, size_t size);
+
+/* Sets up the connection's context on a session reading socket fd; NULL
+ * when out of memory (the session then reads as GnuTLS would, unguarded).
+ * limits must outlive the connection; log: one line per refusal. */
+struct tls_conn *tls_conn_attach(gnutls_session_t session, int fd, const struct head_limits *limits, bool log);
+void tls_conn_free(struct tls_conn *c);
+
+/* A read for libmicrohttpd: bytes read by `real`, once the guard has seen
+ * them. A head that breaks a limit is answered here with an envelope error
+ * and a closed write side; what the client still sends is read and dropped
+ * (so that its TCP stack does not reset the answer away), and the read
+ * reports the end of the stream once the client closes. */
+ssize_t tls_conn_recv(struct tls_conn *c, gnutls_session_t session, void *data, size_t size, tls_recv_fn real);
+
+#endif
