@@ -6,6 +6,7 @@
 #include "cli/admin.h"
 #include "cli/args.h"
 #include "core/catalogue.h"
+#include "core/catalogue_check.h"
 
 static int list(struct store *s)
 {
@@ -33,17 +34,15 @@ static int get(struct store *s, const char *key)
     return admin_print(json_pack("{s:s,s:o}", "key", key, "value", v));
 }
 
-/* Replaces a value; the operator's value must keep the JSON type of the
- * shipped default (an object stays an object), as handlers rely on it. */
+/* Replaces a value; the operator's value must keep the shape of the
+ * shipped default (catalogue_check.h), as handlers rely on it. */
 static int set(struct store *s, const char *key, json_t *value, const char *source)
 {
-    const char *why;
-    json_t *def = catalogue_default_value(key, &why);
-    if (def && json_typeof(def) != json_typeof(value)) {
-        fprintf(stderr, "parapet: catalogue %s: the value must be a JSON %s like the shipped default\n", key,
-                json_is_object(def)  ? "object"
-                : json_is_array(def) ? "array"
-                                     : "value of the same type");
+    const char *why_none;
+    json_t *def = catalogue_default_value(key, &why_none);
+    char why[320];
+    if (def && catalogue_check(key, def, value, why, sizeof why) != 0) {
+        fprintf(stderr, "parapet: catalogue %s\n", why);
         json_decref(def);
         json_decref(value);
         return 2;
