@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/dns_options.h"
 #include "core/dispatch.h"
+#include "core/url.h"
 #include "server/http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
@@ -52,6 +53,7 @@ static const struct opt serve_opts[] = {
     {.name = "data"},
     {.name = "listen"},
     {.name = "plain-http", .flag = true},
+    {.name = "public-url"},
     {.name = "tls-cert"},
     {.name = "tls-key"},
     {.name = "tls-priority"},
@@ -88,6 +90,8 @@ static void serve_usage(void)
           "  --data DIR                 data directory (default ./parapet-data)\n"
           "  --listen HOST:PORT         address to listen on (default 127.0.0.1:8443; [::1]:8443 for IPv6)\n"
           "  --plain-http               serve plain HTTP (only behind a TLS-terminating proxy)\n"
+          "  --public-url URL           the URL clients reach the server at, for absolute URLs in\n"
+          "                             answers (default: the scheme, host and port it listens on)\n"
           "  --tls-cert PEM --tls-key PEM  certificate and key (default DIR/tls/cert.pem, key.pem;\n"
           "                             a self-signed pair is created there on first start)\n"
           "  --tls-priority STRING      GnuTLS priority string (default: TLS 1.2 and 1.3, ECDHE,\n"
@@ -151,6 +155,31 @@ static int parse_listen(const char *v, struct server_config *c)
     return 0;
 }
 
+/* --public-url: an absolute http(s) URL without query or fragment (a path
+ * prefix is kept, a trailing slash dropped); by default the scheme, host and
+ * port the server listens on. */
+static int set_public_url(const char *v, struct server_config *c)
+{
+    if (!v) {
+        bool v6 = strchr(c->listen_host, ':') != NULL;
+        snprintf(c->public_url, sizeof c->public_url, "%s://%s%s%s:%d", c->plain_http ? "http" : "https",
+                 v6 ? "[" : "", c->listen_host, v6 ? "]" : "", c->listen_port);
+        return 0;
+    }
+    struct url_parts u;
+    size_t len = strlen(v);
+    while (len > 0 && v[len - 1] == '/')
+        len--;
+    if (url_parse(v, &u) != 0 || strchr(v, '?') || len >= sizeof c->public_url) {
+        fprintf(stderr,
+                "parapet: --public-url must be an http(s) URL without query, e.g. https://api.example.com\n");
+        return -1;
+    }
+    memcpy(c->public_url, v, len);
+    c->public_url[len] = '\0';
+    return 0;
+}
+
 static int configure(json_t *a, struct server_config *c)
 {
     config_defaults(c);
@@ -161,6 +190,8 @@ static int configure(json_t *a, struct server_config *c)
         return -1;
     }
     c->plain_http = arg_flag(a, "plain-http");
+    if (set_public_url(arg_str(a, "public-url"), c) != 0)
+        return -1;
     c->tls_cert_path = arg_str(a, "tls-cert");
     c->tls_key_path = arg_str(a, "tls-key");
     if (!c->tls_cert_path != !c->tls_key_path) {

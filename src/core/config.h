@@ -15,6 +15,9 @@ struct server_config {
     char listen_host[64];
     int listen_port;
     bool plain_http;
+    /* The URL clients reach this server at (scheme, host, port, optional path
+     * prefix; no trailing slash), for the absolute URLs answers carry. */
+    char public_url[512];
     const char *tls_cert_path, *tls_key_path;
     const char *tls_priority; /* GnuTLS priority string */
     unsigned threads;

@@ -91,10 +91,10 @@ int op_capture_get(struct req *r)
     if (load_task(r, id, &task) != 0)
         return 0;
     long status = (long)json_integer_value(json_object_get(task.doc, "status"));
-    char url[256] = "";
-    if (status == OP_CAPTURE_COMPLETED) /* on this server; the client adds its access_token */
-        snprintf(url, sizeof url, "/api/spe/customer/%s/op/capture_package/%s/pcap", task.customer_id,
-                 task.id);
+    char url[1024] = "";
+    if (status == OP_CAPTURE_COMPLETED) /* absolute (serve --public-url); the client adds its access_token */
+        snprintf(url, sizeof url, "%s/api/spe/customer/%s/op/capture_package/%s/pcap", r->config->public_url,
+                 task.customer_id, task.id);
     return reply_result(r, json_pack("{s:s,s:i}", "package_url", url, "status", (int)status));
 }
 

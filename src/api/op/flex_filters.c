@@ -49,13 +49,21 @@ static bool of_host(const struct flex_ctx *c, const json_t *doc)
     return !c->autom || strcmp(json_string_value(json_object_get(doc, "host_id")) ?: "", c->p.host.id) == 0;
 }
 
-/* The read shape: the stored document without its internal host_id. */
+/* The read shape in the document's member order (filter_id first when
+ * given), without the stored document's internal host_id (the store hands
+ * documents back with sorted keys). */
 static json_t *read_shape(const json_t *doc, const char *filter_id)
 {
-    json_t *out = json_deep_copy(doc);
-    json_object_del(out, "host_id");
+    static const char *const members[] = {"filter_name",    "action", "bps_limit", "pps_limit",
+                                          "payload_string", "port",   "protocol"};
+    json_t *out = json_object();
     if (filter_id)
         json_object_set_new(out, "filter_id", json_string(filter_id));
+    for (size_t i = 0; i < sizeof members / sizeof *members; i++) {
+        json_t *v = json_object_get(doc, members[i]);
+        if (v)
+            json_object_set_new(out, members[i], json_deep_copy(v));
+    }
     return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "api/op/op.h"
 #include "api/op/op_kinds.h"
+#include "api/op/op_mitigation.h"
 #include "core/resource.h"
 
 static int check_addresses(struct req *r, const struct resource *net, const struct cidr *b, size_t n,
@@ -86,7 +87,7 @@ int op_host_update(struct req *r)
 int op_host_delete(struct req *r)
 {
     struct resource site, net, host;
-    if (op_load_chain(r, &site, &net, &host) != 0)
+    if (op_load_chain(r, &site, &net, &host) != 0 || op_forget_level(r, &site, &net, &host) != 0)
         return 0;
     return op_delete(r, &host, "host_id");
 }

@@ -2,6 +2,7 @@
  * settings documents, loading the site/network/host of a path (with the
  * overview's reserved 0 levels), settings documents created on first write
  * and read over the catalogue's defaults, and finding a profile. */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,4 +214,59 @@ int op_profile_find(struct req *r, const struct resource *site, const char *prof
     copy_text(out->name, sizeof out->name, profile_id);
     out->doc = t;
     return 0;
+}
+
+/* The host's filters in every auto-mitigation profile of its site (one
+ * query: host ids are unique, so the customer's filters are filtered by
+ * host_id). */
+static int forget_profile_filters(struct req *r, const struct resource *site, const struct resource *host)
+{
+    struct res_query q = {
+        .kind = OP_AUTO_FLEX_FILTER.name, .customer_id = site->customer_id, .limit = LONG_MAX};
+    json_t *rows = NULL;
+    long total;
+    int rc = r->store->ops->res_list(r->store, &q, &rows, &total);
+    req_hold(r, rows);
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row) {
+        if (rc != STORE_OK)
+            break;
+        const char *of = json_string_value(json_object_get(json_object_get(row, "doc"), "host_id"));
+        if (of && strcmp(of, host->id) == 0)
+            rc = r->store->ops->res_delete(r->store, json_integer_value(json_object_get(row, "rid")), NULL);
+    }
+    if (rc != STORE_OK) {
+        reply_store_error(r, rc);
+        return -1;
+    }
+    return 0;
+}
+
+int op_forget_level(struct req *r, const struct resource *site, const struct resource *network,
+                    const struct resource *host)
+{
+    if (host && forget_profile_filters(r, site, host) != 0)
+        return -1;
+    struct resource pol;
+    if (op_settings_load(r, &OP_SITE_POLICY, site, &pol) != 0)
+        return -1;
+    json_t *levels = json_object_get(pol.doc, "levels");
+    char key[2 * RES_ID_MAX + 2];
+    size_t nlen = strlen(network->id);
+    snprintf(key, sizeof key, "%s/%s", network->id, host ? host->id : "");
+    bool changed = false;
+    const char *k;
+    void *tmp;
+    json_t *v;
+    json_object_foreach_safe(levels, tmp, k, v)
+    {
+        bool of_host = host && strcmp(k, key) == 0;
+        bool of_network = !host && strncmp(k, network->id, nlen) == 0 && (k[nlen] == '\0' || k[nlen] == '/');
+        if (of_host || of_network) {
+            json_object_del(levels, k);
+            changed = true;
+        }
+    }
+    return changed ? op_settings_save(r, &OP_SITE_POLICY, site, &pol) : 0;
 }

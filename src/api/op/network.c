@@ -7,6 +7,7 @@
 
 #include "api/op/op.h"
 #include "api/op/op_kinds.h"
+#include "api/op/op_mitigation.h"
 #include "core/resource.h"
 
 /* The blocks lie inside the site's and overlap no other network of it. */
@@ -112,7 +113,7 @@ int op_network_update(struct req *r)
 int op_network_delete(struct req *r)
 {
     struct resource site, net;
-    if (op_load_chain(r, &site, &net, NULL) != 0)
+    if (op_load_chain(r, &site, &net, NULL) != 0 || op_forget_level(r, &site, &net, NULL) != 0)
         return 0;
     return op_delete(r, &net, "network_id");
 }

@@ -120,6 +120,15 @@ json_t *op_setting_read(struct req *r, const struct resource *settings, const ch
 int op_profile_find(struct req *r, const struct resource *site, const char *profile_id, const char *field,
                     struct resource *out);
 
+/* Before a network or host is deleted (host NULL: the network), in the
+ * delete's transaction: removes what the mitigation endpoints keep for it
+ * elsewhere in the site, which nothing could reach afterwards: the host's
+ * flex filters in the site's auto-mitigation profiles, and the overview
+ * policy levels of the host, or of the network and its hosts. Returns 0, or
+ * -1 having replied. */
+int op_forget_level(struct req *r, const struct resource *site, const struct resource *network,
+                    const struct resource *host);
+
 /* ---- handlers ---- */
 int op_detection_mode_set(struct req *r);
 int op_detection_policy_set(struct req *r);
