@@ -5,6 +5,35 @@
 
 #include "api/cp/cp_common.h"
 
+/* Space no site protects, beyond what the field rule refuses of a block's
+ * first address: a block must not hold any of it either (128.0.0.0/1 holds
+ * multicast). ::ffff:0:0/96 is IPv4 space written as IPv6: it would let a
+ * second customer hold a block another protects as IPv4. */
+static const char *const SPECIAL[] = {
+    "0.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16", "224.0.0.0/3", "::/127", "ff00::/8", "fe80::/10",
+};
+
+static int holds_special(struct req *r, const char *field, size_t k, const struct cidr *b)
+{
+    struct cidr s;
+    if (b->addr.family == NET_V6 && cidr_parse("::ffff:0:0/96", 0, &s) == 0 && cidr_overlaps(b, &s)) {
+        reply_error(r, E_FIELD_INVALID,
+                    "%s[%zu]: must not be (or hold) IPv4-mapped addresses (::ffff:0:0/96); protect IPv4 "
+                    "space with an ipv4 site",
+                    field, k);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof SPECIAL / sizeof SPECIAL[0]; i++) {
+        if (cidr_parse(SPECIAL[i], 0, &s) == 0 && s.addr.family == b->addr.family && cidr_overlaps(b, &s)) {
+            reply_error(r, E_FIELD_INVALID,
+                        "%s[%zu]: must not hold loopback, unspecified, multicast or link-local space (%s)",
+                        field, k, SPECIAL[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int cp_blocks_from_field(struct req *r, const char *field, int family, struct cp_blocks *out)
 {
     size_t max = sizeof out->b / sizeof out->b[0];
@@ -21,20 +50,9 @@ int cp_blocks_from_field(struct req *r, const char *field, int family, struct cp
             return -1;
         }
     }
-    /* ::ffff:0:0/96 is IPv4 space written as IPv6: it would let a second
-     * customer hold a block another protects as IPv4 */
-    struct cidr pair[2] = {{.addr = {.family = NET_V6, .b = {[10] = 0xff, [11] = 0xff}}, .prefix = 96}};
-    for (size_t k = 0; k < out->n; k++) {
-        pair[1] = out->b[k];
-        size_t a, b;
-        if (family == NET_V6 && cidrs_first_overlap(pair, 2, &a, &b) == 0) {
-            reply_error(r, E_FIELD_INVALID,
-                        "%s[%zu]: must not be (or hold) IPv4-mapped addresses (::ffff:0:0/96); protect IPv4 "
-                        "space with an ipv4 site",
-                        field, k);
+    for (size_t k = 0; k < out->n; k++)
+        if (holds_special(r, field, k, &out->b[k]) != 0)
             return -1;
-        }
-    }
     size_t i, j;
     if (cidrs_first_overlap(out->b, out->n, &i, &j) == 0) {
         reply_error(r, E_FIELD_INVALID, "%s[%zu]: overlaps %s[%zu]", field, j, field, i);
@@ -106,7 +124,8 @@ int cp_blocks_inside_site(struct req *r, const char *field, const struct cp_bloc
             free(outer);
             /* quoted as the request wrote it (canonical): a host's address bare */
             const char *text = json_string_value(json_array_get(field_json(r, field), i));
-            reply_error(r, E_RULE, "%s[%zu]: %s must lie inside the site's blocks", field, i, text ? text : "");
+            reply_error(r, E_RULE, "%s[%zu]: %s must lie inside the site's blocks", field, i,
+                        text ? text : "");
             return -1;
         }
     }

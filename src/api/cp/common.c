@@ -56,13 +56,44 @@ int cp_require_room(struct req *r, const char *kind, const struct resource *pare
     return 0;
 }
 
+/* What a taken name is already, for the 409 of a create or rename. */
+static const char *taken_as(const char *kind)
+{
+    if (strcmp(kind, CP_SITE.name) == 0)
+        return "a CleanPipe site of this customer";
+    return strcmp(kind, CP_HOST.name) == 0 ? "a host of this site" : "a route template of this site";
+}
+
+static int reply_name_taken(struct req *r, const char *kind, const char *name_field, const char *name)
+{
+    return reply_error(r, E_CONFLICT, "%s: %s is already %s", name_field, name, taken_as(kind));
+}
+
+int cp_create(struct req *r, const struct res_kind *kind, const struct resource *parent,
+              const char *name_field, json_t *doc, const struct cp_blocks *bl, struct resource *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->customer_id, sizeof out->customer_id, "%s", r->customer.id);
+    snprintf(out->name, sizeof out->name, "%s", field_str(r, name_field));
+    out->parent_rid = parent ? parent->rid : 0;
+    out->doc = req_hold(r, doc);
+    int rc = r->store->ops->res_create(r->store, kind, out);
+    if (rc == STORE_CONFLICT)
+        reply_name_taken(r, kind->name, name_field, out->name);
+    else if (rc != STORE_OK)
+        reply_store_error(r, rc);
+    else if (cp_blocks_store(r, out->rid, bl) == 0)
+        return 0;
+    return -1;
+}
+
 int cp_save(struct req *r, struct resource *res, const char *name_field)
 {
     int rc = r->store->ops->res_update(r->store, res);
     if (rc == STORE_OK)
         return 0;
     if (rc == STORE_CONFLICT && name_field)
-        reply_error(r, E_CONFLICT, "%s: %s is already taken", name_field, res->name);
+        reply_name_taken(r, res->kind, name_field, res->name);
     else
         reply_store_error(r, rc);
     return -1;

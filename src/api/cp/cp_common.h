@@ -55,7 +55,14 @@ json_t *cp_list(struct req *r, const char *kind, int64_t parent_rid, long max);
  * to_json(resource). */
 int cp_reply_list(struct req *r, const char *kind, const struct resource *parent, long max,
                   json_t *(*to_json)(const struct resource *));
-/* Saves a changed resource; a name taken answers 409 "<name_field>: ...". */
+/* Creates a resource of kind (under parent, or top level with NULL) named by
+ * the request's name_field, with doc (held by the request) and its blocks
+ * in the index; a name taken answers 409 "<name_field>: <name> is already
+ * a host of this site" (or site, route template). */
+struct cp_blocks;
+int cp_create(struct req *r, const struct res_kind *kind, const struct resource *parent,
+              const char *name_field, json_t *doc, const struct cp_blocks *bl, struct resource *out);
+/* Saves a changed resource; a name taken answers 409 as cp_create does. */
 int cp_save(struct req *r, struct resource *res, const char *name_field);
 
 /* ---- documents (common.c) ---- */

@@ -36,17 +36,9 @@ int cp_host_create(struct req *r)
     if (cp_site_load(r, &site) != 0 || host_addresses(r, &site, 0, &bl) != 0 ||
         cp_require_room(r, CP_HOST.name, &site, CP_MAX_HOSTS, "host_name", "hosts per site") != 0)
         return 0;
-    struct resource host = {0};
-    snprintf(host.customer_id, sizeof host.customer_id, "%s", r->customer.id);
-    snprintf(host.name, sizeof host.name, "%s", field_str(r, "host_name"));
-    host.parent_rid = site.rid;
-    host.doc = req_hold(r, cp_host_doc_new(field_str(r, "host_desc"), field_json(r, "cidr")));
-    int rc = r->store->ops->res_create(r->store, &CP_HOST, &host);
-    if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "host_name: %s is already a host of this site", host.name);
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc);
-    if (cp_blocks_store(r, host.rid, &bl) != 0)
+    struct resource host;
+    if (cp_create(r, &CP_HOST, &site, "host_name",
+                  cp_host_doc_new(field_str(r, "host_desc"), field_json(r, "cidr")), &bl, &host) != 0)
         return 0;
     return reply_result(r, json_pack("{s:s}", "host_id", host.id));
 }

@@ -35,19 +35,10 @@ int cp_template_create(struct req *r)
         cp_require_room(r, CP_TEMPLATE.name, &site, CP_MAX_TEMPLATES, "template_name",
                         "route templates per site") != 0)
         return 0;
-    struct resource t = {0};
-    snprintf(t.customer_id, sizeof t.customer_id, "%s", r->customer.id);
-    snprintf(t.name, sizeof t.name, "%s", field_str(r, "template_name"));
-    t.parent_rid = site.rid;
-    t.doc = req_hold(r, json_pack("{s:s,s:O}", "template_desc", field_str(r, "template_desc"), "cidr",
-                                  field_json(r, "cidr")));
-    int rc = r->store->ops->res_create(r->store, &CP_TEMPLATE, &t);
-    if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "template_name: %s is already a route template of this site",
-                           t.name);
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc);
-    if (cp_blocks_store(r, t.rid, &bl) != 0)
+    struct resource t;
+    json_t *doc =
+        json_pack("{s:s,s:O}", "template_desc", field_str(r, "template_desc"), "cidr", field_json(r, "cidr"));
+    if (cp_create(r, &CP_TEMPLATE, &site, "template_name", doc, &bl, &t) != 0)
         return 0;
     return reply_result(r, id_json(&t));
 }

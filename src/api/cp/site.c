@@ -61,19 +61,11 @@ int cp_site_create(struct req *r)
             0 ||
         !(plan = default_plan(r)))
         return 0;
-    struct resource site = {0};
-    snprintf(site.customer_id, sizeof site.customer_id, "%s", r->customer.id);
-    snprintf(site.name, sizeof site.name, "%s", field_str(r, "site_name"));
-    site.doc = req_hold(r, cp_site_doc_new(field_str(r, "site_desc"), ip_type,
-                                           field_int(r, "mitigation_group_profile_id", 0), plan,
-                                           field_json(r, "cidr")));
-    int rc = r->store->ops->res_create(r->store, &CP_SITE, &site);
-    if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "site_name: %s is already a CleanPipe site of this customer",
-                           site.name);
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc);
-    if (cp_blocks_store(r, site.rid, &bl) != 0)
+    struct resource site;
+    json_t *doc =
+        cp_site_doc_new(field_str(r, "site_desc"), ip_type, field_int(r, "mitigation_group_profile_id", 0),
+                        plan, field_json(r, "cidr"));
+    if (cp_create(r, &CP_SITE, NULL, "site_name", doc, &bl, &site) != 0)
         return 0;
     return reply_result(r, json_pack("{s:s}", "site_id", site.id));
 }
