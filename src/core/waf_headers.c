@@ -265,7 +265,11 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
     const json_t *v;
     json_object_foreach ((json_t *)body, key, v) {
         if (!strcmp(key, "status")) {
-            if (!json_is_integer(v) || (json_integer_value(v) != 0 && json_integer_value(v) != 1)) {
+            if (!json_is_integer(v)) {
+                fail(err, errlen, "status: must be an integer (0 or 1)");
+                goto bad;
+            }
+            if (json_integer_value(v) != 0 && json_integer_value(v) != 1) {
                 fail(err, errlen, "status: must be 0 or 1");
                 goto bad;
             }

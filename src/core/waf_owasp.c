@@ -172,7 +172,11 @@ json_t *waf_owasp_view(const json_t *config)
 
 static int want_switch(const json_t *v, const char *path, const char *m, char *err, size_t errlen)
 {
-    if (!json_is_integer(v) || (json_integer_value(v) != 0 && json_integer_value(v) != 1)) {
+    if (!json_is_integer(v)) { /* another JSON type: the type error of a form field */
+        fail(err, errlen, "%s%s: must be an integer (0 or 1)", path, m);
+        return -1;
+    }
+    if (json_integer_value(v) != 0 && json_integer_value(v) != 1) {
         fail(err, errlen, "%s%s: must be 0 or 1", path, m);
         return -1;
     }

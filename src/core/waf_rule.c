@@ -107,7 +107,11 @@ static int get_switch(const json_t *obj, const char *key, int dflt, const char *
     const json_t *v = json_object_get(obj, key);
     if (!v)
         return dflt;
-    if (!json_is_integer(v) || (json_integer_value(v) != 0 && json_integer_value(v) != 1)) {
+    if (!json_is_integer(v)) { /* another JSON type: the type error of a form field */
+        fail(err, errlen, "%s%s: must be an integer (0 or 1)", path, key);
+        return -1;
+    }
+    if (json_integer_value(v) != 0 && json_integer_value(v) != 1) {
         fail(err, errlen, "%s%s: must be 0 or 1", path, key);
         return -1;
     }
@@ -426,7 +430,11 @@ json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
         return NULL;
     }
     if (js) {
-        if (!json_is_integer(js) || json_integer_value(js) < 400 || json_integer_value(js) > 599) {
+        if (!json_is_integer(js)) {
+            fail(err, errlen, "status: must be an integer (400 to 599)");
+            return NULL;
+        }
+        if (json_integer_value(js) < 400 || json_integer_value(js) > 599) {
             fail(err, errlen, "status: must be an integer from 400 to 599");
             return NULL;
         }

@@ -51,6 +51,16 @@ TEST(entries)
     CHECK_INT(code, E_FIELD_INVALID);
     CHECK(!status_entry_make(404, 200, "2", "/relative.html", &code, err, sizeof err));
     CHECK(!status_entry_make(404, 200, "2", "https://user@example.com/", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", "https://example.com/a\"b", &code, err, sizeof err));
+    CHECK_INT(code, E_FIELD_INVALID);
+    CHECK(!status_entry_make(404, 200, "2", "https://example.com/{x}", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", "https://example.com/caf\xc3\xa9", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", "https://example.com/100%", &code, err, sizeof err));
+    CHECK(!status_entry_make(404, 200, "2", "https://example.com/%zz", &code, err, sizeof err));
+    e = status_entry_make(404, 200, "2", "https://example.com/caf%C3%A9?a=1&b='x';(y)*!~", &code, err,
+                          sizeof err);
+    CHECK(e != NULL);
+    json_decref(e);
     CHECK(!status_entry_make(404, 200, "1", "https://example.com/", &code, err, sizeof err));
     CHECK_STR(err, "error_page_info: is taken only when error_page_type is 2 (a custom page URL)");
     CHECK_INT(code, E_RULE);

@@ -164,7 +164,7 @@ TEST(post_and_get)
     CHECK_STR(post(st, "{}"), "");
     CHECK_STR(post(st, "[]"), "body: must be a JSON object");
     CHECK_STR(post(st, "{\"status\":2}"), "status: must be 0 or 1");
-    CHECK_STR(post(st, "{\"status\":true}"), "status: must be 0 or 1");
+    CHECK_STR(post(st, "{\"status\":true}"), "status: must be an integer (0 or 1)");
     CHECK_STR(post(st, "{\"mode\":\"max\"}"), "mode: must be one of low, standard, strict, custom");
     CHECK_STR(post(st, "{\"other\":1}"), "other: is not a member (status, mode, custom)");
     CHECK_STR(post(st, "{\"custom\":[]}"), "custom: must be an object");

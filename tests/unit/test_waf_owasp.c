@@ -227,7 +227,7 @@ TEST(validators)
          "allowed_domains: must be an array of at most 64 domain names"},
         {"anti_leech", "{\"allowed_domains\":[\"a..example\"]}", NULL},
         {"anti_leech", "{\"allowed_domains\":[3]}", "allowed_domains[0]: must be a string"},
-        {"anti_leech", "{\"allow_empty\":\"1\"}", "allow_empty: must be 0 or 1"},
+        {"anti_leech", "{\"allow_empty\":\"1\"}", "allow_empty: must be an integer (0 or 1)"},
         {"anti_leech", "{\"paths\":[]}", "paths: is not a member of a advanced1 configuration"},
         {"csrf", "{\"allow_empty\":1}", "allow_empty: is not a member of a advanced2 configuration"},
         {"csrf", "{\"paths\":[\"api\"]}",

@@ -271,7 +271,7 @@ TEST(every_member_is_checked)
         {"{\"rule_name\":\"r\",\"extra\":1}", "extra: is not a member of a custom rule"},
         {"{\"rule_name\":\"r\",\"description\":5}", "description: must be a string"},
         {"{\"rule_name\":\"r\",\"enable\":2}", "enable: must be 0 or 1"},
-        {"{\"rule_name\":\"r\",\"enable\":true}", "enable: must be 0 or 1"},
+        {"{\"rule_name\":\"r\",\"enable\":true}", "enable: must be an integer (0 or 1)"},
         {"{\"rule_name\":\"r\",\"action\":\"block\"}", "conditions: must be an array of 1 to 8 conditions"},
         {"{\"rule_name\":\"r\",\"conditions\":[],\"action\":\"block\"}",
          "conditions: must be an array of 1 to 8 conditions"},

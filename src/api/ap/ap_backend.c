@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "core/catalogue.h"
+#include "core/net.h"
 
 /* The field's array (the spec already canonicalised each element), or an
  * empty one; a value given twice is refused. */
@@ -32,6 +34,37 @@ static json_t *list_of(struct req *r, const char *name, bool *ok)
     return out;
 }
 
+/* A backend address in one of the operator's VIP pools (a site's virtual
+ * address, now or later) would send the site's traffic back into the
+ * platform: 400 E_RULE naming the pool. 0, or -1 having replied. */
+static int outside_vip_pools(struct req *r, const json_t *ips, const char *field)
+{
+    if (!json_array_size(ips))
+        return 0;
+    json_t *pools = catalogue_value(r, "ap_vip_pools");
+    if (!pools)
+        return -1;
+    size_t i, k;
+    json_t *ip, *p;
+    json_array_foreach (ips, i, ip) {
+        struct ip_addr a;
+        if (ip_parse(json_string_value(ip), &a) != 0)
+            continue; /* the field's rule checked it */
+        json_array_foreach (json_object_get(pools, a.family == NET_V4 ? "ipv4" : "ipv6"), k, p) {
+            struct cidr pool;
+            if (json_is_string(p) && cidr_parse(json_string_value(p), 0, &pool) == 0 &&
+                cidr_contains_ip(&pool, &a)) {
+                reply_error(r, E_RULE,
+                            "%s[%zu]: %s is in the platform's VIP pool %s (a backend cannot be a "
+                            "virtual address)",
+                            field, i, json_string_value(ip), json_string_value(p));
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int ap_backend_apply(struct req *r, json_t *doc, const struct ap_backend_names *n)
 {
     long long type = field_int(r, "backend_type", 0);
@@ -51,6 +84,8 @@ int ap_backend_apply(struct req *r, json_t *doc, const struct ap_backend_names *
             reply_error(r, E_RULE, "%s: must be empty when backend_type is 0 (IP addresses)", extra);
             goto fail;
         }
+        if (outside_vip_pools(r, ips, n->ip) != 0)
+            goto fail;
     } else {
         if (json_array_size(hosts) == 0) {
             reply_error(r, E_FIELD_MISSING, "%s: is required when backend_type is 1 (host names)", n->host);

@@ -17,6 +17,7 @@
 #include "core/catalogue.h"
 #include "core/cert.h"
 #include "core/config.h"
+#include "core/strbuf.h"
 #include "core/text.h"
 
 #define AP_KEY_DIR "ap-keys"
@@ -65,19 +66,20 @@ json_t *ap_cert_read(const json_t *cert, const char *domain_name, int is_default
 {
     if (!cert)
         return json_object();
-    char alt[2048] = "", updated[CERT_TIME_LEN];
+    char updated[CERT_TIME_LEN];
+    struct strbuf alt = {0}; /* every name: a certificate may list thousands of bytes of them */
     size_t i;
     json_t *n;
-    json_array_foreach (json_object_get(cert, "alternate_domains"), i, n) {
-        size_t len = strlen(alt);
-        snprintf(alt + len, sizeof alt - len, "%s%s", len ? "," : "", json_string_value(n));
-    }
+    json_array_foreach (json_object_get(cert, "alternate_domains"), i, n)
+        sb_printf(&alt, "%s%s", i ? "," : "", json_string_value(n));
     cert_time_text(json_integer_value(json_object_get(cert, "uploaded_at")), updated);
-    return json_pack("{s:s,s:s,s:O,s:i,s:O,s:O,s:s,s:O}", "alternate_domains", alt, "domain", domain_name,
-                     "expires_time", json_object_get(cert, "expires_time"), "is_default_crt", is_default,
-                     "issued_by", json_object_get(cert, "issued_by"), "issued_to",
-                     json_object_get(cert, "issued_to"), "last_update_time", updated, "file_name",
-                     json_object_get(cert, "file_name"));
+    json_t *read = json_pack("{s:s,s:s,s:O,s:i,s:O,s:O,s:s,s:O}", "alternate_domains", sb_text(&alt),
+                             "domain", domain_name, "expires_time", json_object_get(cert, "expires_time"),
+                             "is_default_crt", is_default, "issued_by", json_object_get(cert, "issued_by"),
+                             "issued_to", json_object_get(cert, "issued_to"), "last_update_time", updated,
+                             "file_name", json_object_get(cert, "file_name"));
+    sb_free(&alt);
+    return read;
 }
 
 void ap_cert_forget(struct req *r, const json_t *cert)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "core/catalogue.h"
 #include "core/route.h"
 #include "core/text.h"
 
@@ -92,6 +93,16 @@ int ap_domain_create(struct req *r)
     if (n >= AP_MAX_DOMAINS_PER_SITE)
         return reply_error(r, E_LIMIT, "domain_name: a site may have at most %d domains",
                            AP_MAX_DOMAINS_PER_SITE);
+    /* the site's service plan may allow fewer (catalogue ap_service_plans: "domains") */
+    json_t *plans = catalogue_value(r, "ap_service_plans");
+    if (!plans)
+        return 0;
+    const char *plan = json_string_value(json_object_get(site.doc, "service_plan"));
+    json_t *cap = json_object_get(json_object_get(plans, plan ? plan : ""), "domains");
+    if (json_is_integer(cap) && n >= json_integer_value(cap))
+        return reply_error(r, E_LIMIT,
+                           "domain_name: a site of the service plan %s may have at most %lld domains", plan,
+                           (long long)json_integer_value(cap));
     const char *name = field_str(r, "domain_name");
     struct resource d;
     rc = ap_domain_store(r->store, &site, name, field_as_sent(r, "domain_name"), &d);

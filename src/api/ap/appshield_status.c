@@ -1,5 +1,6 @@
 /* appshield_status.c — AppShield status-code overwrite entries: which codes
  * may be overwritten and how one entry's fields fit together. Pure. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,26 @@ const char *rule_overwritable_status(const json_t *value, long unused)
     if ((c >= 400 && c <= 417) || (c >= 500 && c <= 505))
         return NULL;
     return "must be a status code from 400 to 417 or from 500 to 505";
+}
+
+/* Only the characters RFC 3986 lets a URI hold (unreserved, reserved and
+ * '%' starting a %XX escape): the URL is rendered into the domain port's web
+ * server configuration, where a quote, a brace or a raw byte would not stay
+ * inside it. url_parse refuses spaces, controls, '#' and '\\'. */
+static bool uri_characters(const char *s)
+{
+    static const char allowed[] = "-._~:/?[]@!$&'()*+,;=";
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '%') {
+            if (!isxdigit((unsigned char)s[1]) || !isxdigit((unsigned char)s[2]))
+                return false;
+            s += 2;
+        } else if (c >= 0x80 || (!isalnum(c) && !strchr(allowed, c))) {
+            return false;
+        }
+    }
+    return true;
 }
 
 json_t *status_entry_make(long long code, long long rewrite, const char *page_type, const char *page_info,
@@ -34,6 +55,13 @@ json_t *status_entry_make(long long code, long long rewrite, const char *page_ty
             snprintf(err, errlen,
                      "error_page_info: must be an absolute http or https URL of at most %d characters",
                      APPSHIELD_URL_MAX);
+            return NULL;
+        }
+        if (!uri_characters(page_info)) {
+            *code_out = E_FIELD_INVALID;
+            snprintf(err, errlen,
+                     "error_page_info: must hold only the characters of a URL (RFC 3986); write others, "
+                     "and a '%%' of the text, as %%XX escapes");
             return NULL;
         }
     } else if (*page_info) {

@@ -36,6 +36,7 @@ static enum err waf_invalid_code(const char *err)
         {": is not a member", E_FIELD_UNKNOWN},    {": is not an OWASP key", E_FIELD_UNKNOWN},
         {": is not a header of", E_FIELD_UNKNOWN}, {": is required", E_FIELD_MISSING},
         {": must be a string", E_FIELD_TYPE},      {": must be an object", E_FIELD_TYPE},
+        {": must be an integer", E_FIELD_TYPE}, /* "(0 or 1)": not "from 400 to 599" */
         {": is only taken with", E_RULE},          {": is only for", E_RULE},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {

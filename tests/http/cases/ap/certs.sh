@@ -9,6 +9,7 @@
 #   othername.pem  leaf for other.example
 #   wild.pem       leaf for *.wild.example
 #   encrypted.pem  good's chain with its key as encrypted PKCS#8 (password "s3cret")
+#   many.pem       leaf for www.cert.example and 120 more names (host-number-N.cert.example: 3.4 KB of SANs)
 set -eu
 d=$1
 mkdir -p "$d"
@@ -49,3 +50,6 @@ leaf '*.wild.example' wild.key wildleaf.pem
 cat wildleaf.pem inter.pem wild.key > wild.pem
 certtool --to-p8 --load-privkey leaf.key --password s3cret --outfile leaf.p8 2>/dev/null
 cat leaf.pem inter.pem leaf.p8 > encrypted.pem
+names=$(i=1; while [ $i -le 120 ]; do printf 'dns_name = "host-number-%d.cert.example"\n' $i; i=$((i + 1)); done)
+leaf www.cert.example many.key manyleaf.pem "$names"
+cat manyleaf.pem inter.pem many.key > many.pem

@@ -1,6 +1,6 @@
 #!/bin/sh
 # limits.sh API TOKEN CUSTOMER — the per-customer site limit (50) and the
-# per-site domain limit (100): creates up to the limit, prints the refusal of
+# per-site domain limit (100, an enterprise-plan site): creates up to the limit, prints the refusal of
 # one more, then deletes everything it made. The caller provides VIP room.
 set -u
 api=$1 tok=$2 cust=$3
@@ -8,7 +8,7 @@ site_url="$api/spe/customer/$cust/ap/site"
 id_of() { sed -n 's/.*"\(site\|domain\)_id":"\([0-9a-f]*\)".*/\2/p'; }
 sites=""
 for i in $(seq 1 50); do
-    id=$(curl -sk "$site_url?access_token=$tok" -d "site_name=limit$i" -d backend_type=0 -d service_plan=basic \
+    id=$(curl -sk "$site_url?access_token=$tok" -d "site_name=limit$i" -d backend_type=0 -d service_plan=enterprise \
         -d backend_ip=203.0.113.90 | id_of)
     [ -n "$id" ] && sites="$sites $id"
 done
