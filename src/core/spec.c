@@ -147,8 +147,16 @@ static json_t *scalar(const struct field_spec *s, enum field_type t, const char 
             out = json_incref(v);
         } else if (json_is_string(v) && text_ok) {
             long long n;
-            if (!parse_int_text(json_string_value(v), &n)) {
-                set_error(e, E_FIELD_TYPE, name, "must be an integer");
+            const char *text = json_string_value(v);
+            if (!parse_int_text(text, &n)) {
+                /* more digits than an integer takes (parse_int_text reads 18): a
+                 * range error where there is a range */
+                const char *digits = text + (*text == '-');
+                size_t len = strlen(digits);
+                if (s->has_range && len > 18 && digits[0] != '0' && strspn(digits, "0123456789") == len)
+                    set_error(e, E_FIELD_INVALID, name, "must be an integer from %lld to %lld", s->min, s->max);
+                else
+                    set_error(e, E_FIELD_TYPE, name, "must be an integer");
                 return NULL;
             }
             out = json_integer(n);

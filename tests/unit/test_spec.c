@@ -90,13 +90,18 @@ TEST(text_integers)
     CHECK_STR(TQ(basic, "{'name':'a','n':'101'}"), "ERR 40000005 n: must be an integer from 1 to 100");
     CHECK_STR(TQ(basic, "{'name':'a','n':'-5'}"), "ERR 40000005 n: must be an integer from 1 to 100");
     static const char *bad[] = {
-        "05", "", " 5", "5 ", "+5", "1.5", "1e2", "abc", "-", "0x10", "1000000000000000000"};
+        "05", "", " 5", "5 ", "+5", "1.5", "1e2", "abc", "-", "0x10", "01000000000000000000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char q[128];
         snprintf(q, sizeof q, "{'name':'a','n':'%s'}", bad[i]);
         CHECK_STR(TQ(basic, q), "ERR 40000004 n: must be an integer");
     }
+    /* too many digits for an integer: out of the range, where there is one */
+    CHECK_STR(TQ(basic, "{'name':'a','n':'1000000000000000000'}"), "ERR 40000005 n: must be an integer from 1 to 100");
+    CHECK_STR(TQ(basic, "{'name':'a','n':'-99999999999999999999'}"),
+              "ERR 40000005 n: must be an integer from 1 to 100");
     static const struct field_spec wide[] = {F_INT("v"), F_END};
+    CHECK_STR(TQ(wide, "{'v':'1000000000000000000'}"), "ERR 40000004 v: must be an integer");
     CHECK_STR(TQ(wide, "{'v':'-999999999999999999'}"), "{'v':-999999999999999999}");
     CHECK_STR(TQ(wide, "{'v':'999999999999999999'}"), "{'v':999999999999999999}");
     static const struct field_spec exact[] = {F_INT("v", RANGE(7, 7)), F_END};
