@@ -97,7 +97,7 @@ int query_decode(const char *q, size_t len, json_t *obj, struct decode_error *e)
             size_t klen = eq ? (size_t)(eq - (q + start)) : end - start;
             long kd = percent_decode(q + start, klen, buf, true);
             if (kd < 0) {
-                rc = fail(e, E_BAD_REQUEST, "the query has a broken %%-escape in a field name");
+                rc = fail(e, E_BAD_REQUEST, "a field name has a broken %%-escape");
                 break;
             }
             char key[DECODE_MAX_KEY + 3];
@@ -111,7 +111,7 @@ int query_decode(const char *q, size_t len, json_t *obj, struct decode_error *e)
             size_t vlen = eq ? (size_t)(q + end - v) : 0;
             long vd = percent_decode(v, vlen, buf, true);
             if (vd < 0) {
-                rc = fail(e, E_BAD_REQUEST, "%s: broken %%-escape in the query", key);
+                rc = fail(e, E_BAD_REQUEST, "%s: has a broken %%-escape", key);
                 break;
             }
             rc = fields_add(obj, key, (size_t)kd, buf, (size_t)vd, e);

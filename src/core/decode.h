@@ -28,7 +28,8 @@ struct decode_error {
 int fields_add(json_t *obj, const char *key, size_t klen, const char *val, size_t vlen,
                struct decode_error *e);
 
-/* Decodes an application/x-www-form-urlencoded string (a query string).
+/* Decodes an application/x-www-form-urlencoded string (a query string or
+ * a url-encoded body).
  * Returns 0, or -1 with e filled; obj may hold some fields on failure. */
 int query_decode(const char *q, size_t len, json_t *obj, struct decode_error *e);
 

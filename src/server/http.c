@@ -1,5 +1,5 @@
 /* http.c — see http.h. Each request is decoded as it streams in (query by
- * our decoder, url-encoded and multipart bodies by libmicrohttpd's
+ * our decoder, url-encoded bodies buffered then decoded alike, multipart by libmicrohttpd's
  * PostProcessor, JSON buffered then parsed) and dispatched only once the
  * whole body has arrived: queueing a reply earlier makes libmicrohttpd
  * close the connection instead of keeping it alive. */
@@ -293,7 +293,7 @@ static void begin_request(struct pending *p, struct MHD_Connection *conn)
 
     const char *ctype = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     r->body_kind = body_kind_of(ctype);
-    if (r->body_kind == BODY_FORM || r->body_kind == BODY_MULTIPART) {
+    if (r->body_kind == BODY_MULTIPART) {
         r->body_fields = json_object();
         p->sink.fields = r->body_fields;
         p->sink.max_file = p->server->cfg->max_body_bytes;
@@ -316,7 +316,7 @@ static void take_body(struct pending *p, const char *data, size_t size)
                             p->sink.failed ? p->sink.error.message : "the form body cannot be decoded");
         return;
     }
-    if (p->r.body_kind != BODY_JSON)
+    if (p->r.body_kind != BODY_JSON && p->r.body_kind != BODY_FORM)
         return; /* refused later with 415; no need to keep it */
     if (p->raw_len + size > p->raw_cap) {
         size_t cap = p->raw_cap ? p->raw_cap : 4096;
@@ -346,6 +346,13 @@ static void finish_body(struct pending *p)
         if (ok != MHD_YES || form_sink_finish(&p->sink) != 0)
             set_input_error(p, p->sink.failed ? p->sink.error.err : E_MALFORMED_BODY,
                             p->sink.failed ? p->sink.error.message : "the form body is incomplete");
+    } else if (r->body_kind == BODY_FORM) {
+        /* our decoder, as for the query: libmicrohttpd's PostProcessor
+         * refuses a '=' inside a value and empty pairs ("a=1&&b=2") */
+        struct decode_error e;
+        r->body_fields = json_object();
+        if (query_decode(p->raw, p->raw_len, r->body_fields, &e) != 0)
+            set_input_error(p, e.err, e.message);
     } else if (r->body_kind == BODY_JSON) {
         struct decode_error e;
         r->body_fields = json_body_decode(p->raw, p->raw_len, &e);

@@ -68,12 +68,12 @@ TEST(query_arrays)
 
 TEST(query_broken_escapes)
 {
-    CHECK_STR(q("a=%zz"), "ERR 40000001 a: broken %-escape in the query");
-    CHECK_STR(q("a=50%"), "ERR 40000001 a: broken %-escape in the query");
-    CHECK_STR(q("a=%4"), "ERR 40000001 a: broken %-escape in the query");
-    CHECK_STR(q("%zz=1"), "ERR 40000001 the query has a broken %-escape in a field name");
-    CHECK_STR(q("a%=1"), "ERR 40000001 the query has a broken %-escape in a field name");
-    CHECK_STR(q("%"), "ERR 40000001 the query has a broken %-escape in a field name");
+    CHECK_STR(q("a=%zz"), "ERR 40000001 a: has a broken %-escape");
+    CHECK_STR(q("a=50%"), "ERR 40000001 a: has a broken %-escape");
+    CHECK_STR(q("a=%4"), "ERR 40000001 a: has a broken %-escape");
+    CHECK_STR(q("%zz=1"), "ERR 40000001 a field name has a broken %-escape");
+    CHECK_STR(q("a%=1"), "ERR 40000001 a field name has a broken %-escape");
+    CHECK_STR(q("%"), "ERR 40000001 a field name has a broken %-escape");
 }
 
 TEST(query_nul_and_utf8)
