@@ -5,8 +5,8 @@
  * message. rule_name is unique (without case) among the domain port's
  * rules; a domain port holds at most WAF_CUSTOM_RULES_MAX rules.
  *
- * Read shape: the canonical rule plus "rule_id" (the path id, a decimal
- * string) and "modsecurity_id" (the id its SecRule carries, which WAF event
+ * Read shape: the canonical rule plus "rule_id" (the path id, 16 random
+ * hex) and "modsecurity_id" (the id its SecRule carries, which WAF event
  * logs report). POST answers {"rule_id"} (B.2.7: the document shows only the
  * envelope; the id is needed to address the rule). */
 #include <stdio.h>

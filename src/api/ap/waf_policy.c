@@ -8,8 +8,9 @@
 
 /* Both under a domain port or the site (see port_policy in appshield.h). */
 const struct res_kind AP_WAF = {"ap.waf", .name_scope = RES_NAME_IN_PARENT};
-const struct res_kind AP_WAF_CUSTOM_RULE = {"ap.waf.custom_rule", .serial_id = true,
-                                            .name_scope = RES_NAME_IN_PARENT};
+/* random ids (DESIGN.md: never sequential; a serial would tell a tenant how
+ * many rules the platform holds) */
+const struct res_kind AP_WAF_CUSTOM_RULE = {"ap.waf.custom_rule", .name_scope = RES_NAME_IN_PARENT};
 
 json_t *waf_policy_default(void)
 {

@@ -9,8 +9,8 @@
 /* ---- WAF (waf_policy.c) ----
  * The "ap.waf" document: {"owasp": <core/waf_owasp.h configuration>,
  * "secure_headers": <core/waf_headers.h state>}. Custom rules are resources
- * of their own, "ap.waf.custom_rule" under the domain port, with decimal
- * serial ids (never reused) and a doc of the canonical rule (core/waf_rule.h)
+ * of their own, "ap.waf.custom_rule" under the domain port, with 16-hex
+ * random ids and a doc of the canonical rule (core/waf_rule.h)
  * plus "slot", its place in the domain port's ModSecurity file. */
 enum { WAF_CUSTOM_RULES_MAX = 100 }; /* custom rules of one domain port */
 extern const struct res_kind AP_WAF, AP_WAF_CUSTOM_RULE;
