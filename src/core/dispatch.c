@@ -134,14 +134,31 @@ static void run_handler(struct req *r, bool open)
     if (!open && begin(r, write) != 0)
         return;
     r->route->handler(r);
+    bool committed = false;
     if (r->status >= 400 && !r->keep_changes) {
         s->ops->rollback(s);
     } else if (s->ops->commit(s) != STORE_OK) {
         s->ops->rollback(s);
         reply_error(r, E_STORE, "the change could not be saved");
-    } else if (r->after_commit) {
-        r->after_commit();
+    } else {
+        committed = true;
+        if (r->after_commit)
+            r->after_commit();
     }
+    for (const struct req_end_hook *h = r->end_hooks; h; h = h->next)
+        if (h->on_commit == committed)
+            h->fn(r, h->arg);
+}
+
+void req_on_end(struct req *r, bool on_commit, void (*fn)(struct req *r, const char *arg), const char *arg)
+{
+    struct req_end_hook *h = arena_alloc(&r->arena, sizeof *h), **tail = &r->end_hooks;
+    if (!h)
+        return;
+    *h = (struct req_end_hook){.on_commit = on_commit, .fn = fn, .arg = arena_strdup(&r->arena, arg)};
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = h;
 }
 
 /* Token, source address and tenancy are read in one read transaction; a

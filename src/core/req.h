@@ -75,6 +75,7 @@ struct req {
     json_t *held;               /* JSON values kept until the request ends (core/resource.h) */
     bool keep_changes;          /* commit the transaction even though the reply is an error */
     void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */
+    struct req_end_hook *end_hooks; /* req_on_end() */
 
     /* reply */
     int status;
@@ -87,6 +88,18 @@ struct req {
     unsigned rate_limit, rate_window, rate_remaining, rate_reset; /* the app's quota (0: none) */
     unsigned retry_after;                                         /* seconds, for a 429 (0: none) */
 };
+
+/* Work outside the store that must follow the transaction's outcome (files
+ * written or to be removed): fn(r, arg) runs once the request's transaction
+ * has committed (on_commit) or has been rolled back (!on_commit); arg is
+ * copied. Hooks run in the order they were added. */
+struct req_end_hook {
+    struct req_end_hook *next;
+    bool on_commit;
+    void (*fn)(struct req *r, const char *arg);
+    const char *arg;
+};
+void req_on_end(struct req *r, bool on_commit, void (*fn)(struct req *r, const char *arg), const char *arg);
 
 const char *method_name(enum http_method m);
 enum http_method method_parse(const char *s);

@@ -4,7 +4,7 @@
  * and for a domain: covers its name); the site's certificate is the default
  * one of its domains (it serves a domain without its own that it covers).
  * The document keeps the chain and the read fields under "cert"; the
- * private key goes to DATA/ap-keys/<site|domain>-<id>.key (0600), never to
+ * private key goes to DATA/ap-keys/<site|domain>-<id>-<upload>.key (0600), never to
  * the store, a log or a reply. A certificate can be revoked (DELETE) only
  * within the catalogue's ap_cert_revoke_window seconds (600, doc 002) of
  * its upload. */
@@ -17,6 +17,7 @@
 #include "core/catalogue.h"
 #include "core/cert.h"
 #include "core/config.h"
+#include "core/crypto.h"
 #include "core/strbuf.h"
 #include "core/text.h"
 
@@ -82,12 +83,18 @@ json_t *ap_cert_read(const json_t *cert, const char *domain_name, int is_default
     return read;
 }
 
+static void remove_key(struct req *r, const char *key_id)
+{
+    char dir[4096];
+    if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) == 0)
+        cert_key_remove(dir, key_id); /* already gone is fine */
+}
+
 void ap_cert_forget(struct req *r, const json_t *cert)
 {
     const char *id = json_string_value(json_object_get(cert, "key_id"));
-    char dir[4096];
-    if (id && ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) == 0)
-        cert_key_remove(dir, id); /* already gone is fine */
+    if (id) /* only once the certificate is gone from the store */
+        req_on_end(r, true, remove_key, id);
 }
 
 int ap_cert_self_signed(const char *name, time_t now, struct cert_bundle **b, char err[CERT_ERR_MAX])
@@ -170,17 +177,25 @@ static int upload(struct req *r, struct resource *res, const char *noun, const c
         cert_bundle_free(b);
         return reply_error(r, E_RULE, "cert_file: the certificate does not cover the domain %s", cover_name);
     }
-    char key_id[RES_ID_MAX + 16], dir[4096];
-    snprintf(key_id, sizeof key_id, "%s-%s", noun, res->id);
+    /* Each upload's key has a file of its own: the one the stored
+     * certificate names stays until the transaction that replaces it has
+     * committed, and a new one goes again if that transaction rolls back. */
+    char key_id[RES_ID_MAX + 32], suffix[9], dir[4096];
+    random_hex(suffix, 4);
+    snprintf(key_id, sizeof key_id, "%s-%s-%s", noun, res->id, suffix);
+    json_t *old = json_object_get(res->doc, "cert");
+    if (old)
+        ap_cert_forget(r, old);
     json_object_set_new(res->doc, "cert", ap_cert_doc(b, file_name, key_id, (long long)time(NULL)));
     int rc = 0;
     if (ap_update(r, res) == 0) {
-        /* last: a key file is written only for a stored certificate */
         if (ap_cert_key_dir(r->config->data_dir, dir, sizeof dir) != 0 ||
-            cert_key_store(dir, key_id, b->key_pem) != 0)
+            cert_key_store(dir, key_id, b->key_pem) != 0) {
             rc = reply_error(r, E_INTERNAL, "the private key could not be stored");
-        else
+        } else {
+            req_on_end(r, false, remove_key, key_id);
             rc = reply_result(r, NULL);
+        }
     }
     cert_bundle_free(b);
     return rc;
