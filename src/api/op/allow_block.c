@@ -34,17 +34,35 @@ static int refuse_duplicate(struct req *r, const char *field)
     return -1;
 }
 
+/* The write's field is src_countries (doc 001's table); the resource
+ * section names source_countries too, the name the read answers: either is
+ * taken, one of them is required. */
+static const char *countries_field(struct req *r)
+{
+    bool src = field_json(r, "src_countries") != NULL, source = field_json(r, "source_countries") != NULL;
+    if (src && source) {
+        reply_error(r, E_FIELD_REPEATED, "src_countries: is given also as source_countries; send one of them");
+        return NULL;
+    }
+    if (!src && !source) {
+        reply_error(r, E_FIELD_MISSING, "src_countries: is required");
+        return NULL;
+    }
+    return src ? "src_countries" : "source_countries";
+}
+
 int op_allow_block_set(struct req *r)
 {
-    if (refuse_duplicate(r, "source_ips") || refuse_duplicate(r, "src_countries") ||
-        catalogue_require_keys(r, "countries", "src_countries", "countries") != 0)
+    const char *countries = countries_field(r);
+    if (!countries || refuse_duplicate(r, "source_ips") || refuse_duplicate(r, countries) ||
+        catalogue_require_keys(r, "countries", countries, "countries") != 0)
         return 0;
     struct resource site, mit;
     json_t *list;
     if (load_list(r, &site, &mit, &list) != 0)
         return 0;
     json_object_set(list, "source_ips", field_json(r, "source_ips"));
-    json_object_set(list, "source_countries", field_json(r, "src_countries"));
+    json_object_set(list, "source_countries", field_json(r, countries));
     return save_list(r, &site, &mit, list);
 }
 
