@@ -278,7 +278,8 @@ int waf_headers_apply(json_t *state, const json_t *body, char *err, size_t errle
             const char *m = json_string_value(v);
             if (!m ||
                 (strcmp(m, "low") && strcmp(m, "standard") && strcmp(m, "strict") && strcmp(m, "custom"))) {
-                fail(err, errlen, "mode: must be one of low, standard, strict, custom");
+                fail(err, errlen, m ? "mode: must be one of low, standard, strict, custom"
+                                    : "mode: must be a string (one of low, standard, strict, custom)");
                 goto bad;
             }
             json_object_set(next, "mode", (json_t *)v);

@@ -251,7 +251,8 @@ static json_t *canon_methods(const json_t *v, const char *path, char *err, size_
             if (strcasecmp(s, csrf_methods[k]) == 0)
                 m = k;
         if (m < 0 || seen[m]) {
-            fail(err, errlen, "%smethods[%zu]: must be one of POST, PUT, PATCH, DELETE, once", path, i);
+            fail(err, errlen, "%smethods[%zu]: must be %sone of POST, PUT, PATCH, DELETE, once%s", path, i,
+                 s ? "" : "a string (", s ? "" : ")");
             return NULL;
         }
         seen[m] = true;

@@ -262,7 +262,8 @@ static json_t *canon_condition(const json_t *c, size_t i, char *err, size_t errl
     }
     const struct field_def *f = json_is_string(jf) ? find_field(json_string_value(jf)) : NULL;
     if (!f) {
-        fail(err, errlen, "%sfield: must be one of " FIELD_LIST, path);
+        fail(err, errlen, "%sfield: must be %sone of " FIELD_LIST "%s", path, json_is_string(jf) ? "" : "a string (",
+             json_is_string(jf) ? "" : ")");
         return NULL;
     }
     const json_t *jn = json_object_get(c, "name");
@@ -292,7 +293,8 @@ static json_t *canon_condition(const json_t *c, size_t i, char *err, size_t errl
     }
     int op = json_is_string(jo) ? find_name(op_names, 7, json_string_value(jo)) : -1;
     if (op < 0) {
-        fail(err, errlen, "%soperator: must be one of " OP_LIST, path);
+        fail(err, errlen, "%soperator: must be %sone of " OP_LIST "%s", path, json_is_string(jo) ? "" : "a string (",
+             json_is_string(jo) ? "" : ")");
         return NULL;
     }
     if (f->kind == K_IP && op != OP_IP) {
@@ -420,7 +422,8 @@ json_t *waf_rule_normalize(const json_t *body, char *err, size_t errlen)
     }
     int action = json_is_string(ja) ? find_name(actions, 4, json_string_value(ja)) : -1;
     if (action < 0) {
-        fail(err, errlen, "action: must be one of block, allow, log, redirect");
+        fail(err, errlen, json_is_string(ja) ? "action: must be one of block, allow, log, redirect"
+                                             : "action: must be a string (one of block, allow, log, redirect)");
         return NULL;
     }
     const json_t *js = json_object_get(body, "status");
