@@ -1,4 +1,4 @@
-/* ap.h — the handlers of src/routes/ap*.def (declarations only; routes.c includes this). */
+/* ap.h — the handlers of the Application Protection section of src/routes.def (declarations only; routes.c includes this). */
 #ifndef PARAPET_API_AP_H
 #define PARAPET_API_AP_H
 

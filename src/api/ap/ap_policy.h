@@ -1,4 +1,4 @@
-/* ap_policy.h — the handlers of src/routes/ap_policy.def (declarations only),
+/* ap_policy.h — the handlers of the AppShield and WAF rows of src/routes.def (declarations only),
  * and the family's rules and limits those rows name. */
 #ifndef PARAPET_API_AP_POLICY_H
 #define PARAPET_API_AP_POLICY_H

@@ -1,4 +1,4 @@
-/* ap_rules.c — field rules of Application Protection (src/routes/ap.def). */
+/* ap_rules.c — field rules of Application Protection (src/routes.def). */
 #include <string.h>
 
 #include "api/ap/ap_common.h"

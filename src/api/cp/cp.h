@@ -1,4 +1,4 @@
-/* cp.h — the handlers of src/routes/cp*.def and the field rules their rows
+/* cp.h — the handlers of the CleanPipe section of src/routes.def and the field rules their rows
  * use (declarations only; routes.c includes this). CleanPipe Protection is
  * sold under Origin Protection: every route needs SVC_OP (docs/decisions.md). */
 #ifndef PARAPET_API_CP_H

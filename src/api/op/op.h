@@ -1,4 +1,4 @@
-/* op.h — the handlers of src/routes/op*.def (declarations only; routes.c includes this).
+/* op.h — the handlers of the Origin Protection section of src/routes.def (declarations only; routes.c includes this).
  * Origin Protection part A: sites, networks, hosts, capture packages,
  * configuration options (docs/decisions.md, "Origin Protection: sites,
  * networks, hosts, captures"). */

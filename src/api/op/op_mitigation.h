@@ -1,6 +1,6 @@
 /* op_mitigation.h — Origin Protection part B: detection, overview policy,
  * allow/block lists, bogons, flex filters, auto-mitigation profiles and the
- * {SOPH} filtering modules. The handlers of src/routes/op_mitigation.def,
+ * {SOPH} filtering modules. The handlers of the mitigation part of the Origin Protection section of src/routes.def,
  * and the helpers the family's files share (docs/decisions.md, "Origin
  * Protection: mitigation", says where each setting is stored and why). */
 #ifndef PARAPET_API_OP_MITIGATION_H
