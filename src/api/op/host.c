@@ -42,26 +42,9 @@ int op_host_create(struct req *r)
     long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
     if (n < 0 || check_addresses(r, &net, b, (size_t)n, NULL) != 0)
         return 0;
-    long count = op_count_children(r, OP_HOST.name, &net);
-    if (count < 0)
-        return 0;
-    if (count >= OP_MAX_HOSTS)
-        return reply_error(r, E_LIMIT, "host_name: a network may have at most %d hosts", OP_MAX_HOSTS);
-
-    struct resource host = {.parent_rid = net.rid};
-    memcpy(host.customer_id, net.customer_id, sizeof host.customer_id);
-    snprintf(host.name, sizeof host.name, "%s", field_str(r, "host_name"));
-    const char *desc = field_str(r, "host_desc");
-    host.doc = req_hold(
-        r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "host_desc", desc ? desc : ""));
-    int rc = r->store->ops->res_create(r->store, &OP_HOST, &host);
-    if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "host_name: %s is already a host of this network", host.name);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "network_id", "");
-    if (op_blocks_store(r, &host, b, (size_t)n, false) != 0)
-        return 0;
-    return reply_result(r, json_pack("{s:s}", "host_id", host.id));
+    static const struct op_child host = {&OP_HOST,    "host",    "network",    "host_name",
+                                         "host_desc", "host_id", "network_id", OP_MAX_HOSTS};
+    return op_create_child(r, &host, &net, b, (size_t)n);
 }
 
 int op_host_get(struct req *r)

@@ -34,26 +34,9 @@ int op_network_create(struct req *r)
     long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
     if (n < 0 || check_blocks(r, &site, b, (size_t)n, NULL) != 0)
         return 0;
-    long count = op_count_children(r, OP_NETWORK.name, &site);
-    if (count < 0)
-        return 0;
-    if (count >= OP_MAX_NETWORKS)
-        return reply_error(r, E_LIMIT, "network_name: a site may have at most %d networks", OP_MAX_NETWORKS);
-
-    struct resource net = {.parent_rid = site.rid};
-    memcpy(net.customer_id, site.customer_id, sizeof net.customer_id);
-    snprintf(net.name, sizeof net.name, "%s", field_str(r, "network_name"));
-    const char *desc = field_str(r, "network_desc");
-    net.doc = req_hold(
-        r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, (size_t)n), "network_desc", desc ? desc : ""));
-    int rc = r->store->ops->res_create(r->store, &OP_NETWORK, &net);
-    if (rc == STORE_CONFLICT)
-        return reply_error(r, E_CONFLICT, "network_name: %s is already a network of this site", net.name);
-    if (rc != STORE_OK)
-        return reply_res_error(r, rc, "site_id", "");
-    if (op_blocks_store(r, &net, b, (size_t)n, false) != 0)
-        return 0;
-    return reply_result(r, json_pack("{s:s}", "network_id", net.id));
+    static const struct op_child network = {&OP_NETWORK,    "network",    "site",    "network_name",
+                                            "network_desc", "network_id", "site_id", OP_MAX_NETWORKS};
+    return op_create_child(r, &network, &site, b, (size_t)n);
 }
 
 static json_t *network_json(const struct resource *net)

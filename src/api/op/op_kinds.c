@@ -177,6 +177,32 @@ const char *op_doc_str(const struct resource *res, const char *member)
     return s ? s : "";
 }
 
+int op_create_child(struct req *r, const struct op_child *c, const struct resource *parent,
+                    const struct cidr *b, size_t n)
+{
+    long count = op_count_children(r, c->kind->name, parent);
+    if (count < 0)
+        return 0;
+    if (count >= c->max)
+        return reply_error(r, E_LIMIT, "%s: a %s may have at most %ld %ss", c->name_field, c->parent_noun,
+                           c->max, c->noun);
+    struct resource child = {.parent_rid = parent->rid};
+    memcpy(child.customer_id, parent->customer_id, sizeof child.customer_id);
+    snprintf(child.name, sizeof child.name, "%s", field_str(r, c->name_field));
+    const char *desc = field_str(r, c->desc_field);
+    child.doc =
+        req_hold(r, json_pack("{s:o,s:s}", "cidr", op_blocks_json(b, n), c->desc_field, desc ? desc : ""));
+    int rc = r->store->ops->res_create(r->store, c->kind, &child);
+    if (rc == STORE_CONFLICT)
+        return reply_error(r, E_CONFLICT, "%s: %s is already a %s of this %s", c->name_field, child.name,
+                           c->noun, c->parent_noun);
+    if (rc != STORE_OK)
+        return reply_res_error(r, rc, c->parent_id_field, "");
+    if (op_blocks_store(r, &child, b, n, false) != 0)
+        return 0;
+    return reply_result(r, json_pack("{s:s}", c->id_field, child.id));
+}
+
 int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
                      const char *desc_field, const char *what)
 {

@@ -61,6 +61,20 @@ int op_blocks_store(struct req *r, const struct resource *res, const struct cidr
  * returns 0. */
 int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
                      const char *desc_field, const char *what);
+/* What op_create_child makes: a network under a site, a host under a network. */
+struct op_child {
+    const struct res_kind *kind;
+    const char *noun, *parent_noun;         /* "host", "network" */
+    const char *name_field, *desc_field;    /* "host_name", "host_desc" */
+    const char *id_field, *parent_id_field; /* "host_id", "network_id" */
+    long max;                               /* children a parent may have */
+};
+/* The create every level below the site shares: the limit on children
+ * (409 naming name_field), the resource named by name_field with the
+ * checked blocks `b` and its description (unique name: 409), its indexed
+ * blocks. Replies {id_field: id}; returns 0. */
+int op_create_child(struct req *r, const struct op_child *c, const struct resource *parent,
+                    const struct cidr *b, size_t n);
 /* Deletes a network or host (refused while it has children: 409 naming
  * one). Replies; returns 0. */
 int op_delete(struct req *r, const struct resource *res, const char *id_field);
