@@ -1,11 +1,22 @@
 #!/bin/sh
-# count_limits.sh BIN DATA BASE CUSTOMER TOKEN — the Origin Protection count
-# limits: 256 networks per site and 1024 hosts per network. Fills each
-# limit in a site of its own (10.126.0.0/16 and 10.127.0.0/16), prints the
-# refusal of one more and what is held then, and deletes everything it made.
+# count_limits.sh BIN DATA BASE — the Origin Protection count limits: 256
+# networks per site and 1024 hosts per network. Makes a portal, a portal app
+# and a customer of its own (its 2,600 requests would use up the per-app
+# quota of a shared app), fills each limit in a site of its own
+# (10.126.0.0/16 and 10.127.0.0/16), prints the refusal of one more and what
+# is held then, and deletes everything it made.
 set -u
-base=$3 cust=$4 tok=$5
+bin=$1 data=$2 base=$3
 member() { sed -n "s/.*\"$1\":\"\([0-9a-f]*\)\".*/\1/p"; }
+portal=$("$bin" admin --data "$data" portal create --name 'OP count limits' | member portal_id)
+app=$("$bin" admin --data "$data" app create --kind portal --portal "$portal" --name 'OP count limits app')
+app_id=$(echo "$app" | member app_id)
+secret=$(echo "$app" | member secret)
+cust=$("$bin" admin --data "$data" customer create --portal "$portal" --name 'OP count limits' --services op |
+    member customer_id)
+tok=$(curl -sk "$base/oauth/credit/token" -d "app_id=$app_id" -d "secret=$secret" -d grant_type=client_credential |
+    member access_token)
+[ -n "$cust" ] && [ -n "$tok" ] || { echo "setup failed"; exit 1; }
 ops="$base/api/spe/customer/$cust/op/site"
 cfg=$(mktemp)
 trap 'rm -f "$cfg"' EXIT
@@ -54,3 +65,4 @@ for h in $hosts; do echo "/$site/network/$net/host/$h"; done | batch DELETE >/de
 for n in $nets $net; do echo "/$site/network/$n"; done | batch DELETE >/dev/null
 curl -sk -X DELETE "$ops/$site?access_token=$tok" >/dev/null
 echo "site held at the end: $(curl -sk "$ops/$site?access_token=$tok" | grep -c '"code":0')"
+"$bin" admin --data "$data" app revoke --app "$app_id" >/dev/null
