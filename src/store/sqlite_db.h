@@ -131,5 +131,15 @@ int sq_blocks_uncovered(struct store *s, int64_t rid, struct block_hit *out);
 int sq_catalogue_get(struct store *s, const char *key, json_t **out);
 int sq_catalogue_set(struct store *s, const char *key, const json_t *value, const char *source);
 int sq_catalogue_list(struct store *s, json_t **out);
+int sq_ingest_token_create(struct store *s, const char *id, const char *name, const char *digest);
+int sq_ingest_token_check(struct store *s, const char *digest);
+int sq_ingest_token_list(struct store *s, json_t **out);
+int sq_ingest_token_revoke(struct store *s, const char *id);
+int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out);
+int sq_tel_purge(struct store *s, int64_t before, long max_rows, long *removed);
+/* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
+
+/* telemetry reads: Application Protection (sqlite_tel_ap.c) */
+
 
 #endif

@@ -60,4 +60,14 @@ const struct store_ops sqlite_ops = {
     .catalogue_get = sq_catalogue_get,
     .catalogue_set = sq_catalogue_set,
     .catalogue_list = sq_catalogue_list,
+    .ingest_token_create = sq_ingest_token_create,
+    .ingest_token_check = sq_ingest_token_check,
+    .ingest_token_list = sq_ingest_token_list,
+    .ingest_token_revoke = sq_ingest_token_revoke,
+    //TMP .tel_ingest = sq_tel_ingest,
+    //TMP .tel_purge = sq_tel_purge,
+    /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
+
+    /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
+
 };

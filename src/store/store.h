@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "store/resource.h"
+#include "store/telemetry.h"
 
 enum {
     STORE_OK = 0,
@@ -276,6 +277,27 @@ struct store_ops {
     int (*catalogue_set)(struct store *s, const char *key, const json_t *value, const char *source);
     /* [{"key","source","updated_at"}] */
     int (*catalogue_list)(struct store *s, json_t **out);
+
+    /* ---- ingest credentials (operator side, docs/telemetry.md) ---- */
+    int (*ingest_token_create)(struct store *s, const char *id, const char *name, const char *digest);
+    /* STORE_OK when the digest names a token that is not revoked. */
+    int (*ingest_token_check)(struct store *s, const char *digest);
+    int (*ingest_token_list)(struct store *s, json_t **out); /* [{"id","name","created_at","revoked"}] */
+    int (*ingest_token_revoke)(struct store *s, const char *id);
+
+    /* ---- telemetry: writes (sqlite_tel_ingest.c) ----
+     * Stores attributed records in the open write transaction: duplicates
+     * (by their ids) are counted and change nothing, except that a DDoS or
+     * flow-down event's end_time closes it and a larger peak raises it;
+     * flows feed the roll-ups; WAF entries are grouped into WAF events. */
+    int (*tel_ingest)(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out);
+    /* Removes telemetry older than `before` and rows of sites that no longer
+     * exist, at most `max_rows` rows per call; *removed counts them. */
+    int (*tel_purge)(struct store *s, int64_t before, long max_rows, long *removed);
+
+    /* ---- telemetry: Origin Protection and CleanPipe dashboard reads (sqlite_tel_op.c) ---- */
+
+    /* ---- telemetry: Application Protection dashboard reads (sqlite_tel_ap.c) ---- */
 };
 
 

@@ -20,6 +20,8 @@
  *                                          Connection, Cache-Control)
  *   save NAME .result.access_token         keep a value (string or JSON text) as $NAME
  *   save NAME location-param code          keep a query parameter of the Location header
+ *   ${NOW-300}, ${NOWMIN+60}               the time (unix seconds) when the step runs, with an
+ *                                          offset; NOWMIN is the start of that minute
  *   retry: 50                              try the step up to 50 times, 0.2 s apart, until
  *                                          every expectation holds (for asynchronous work)
  *   run: kdig @127.0.0.1 -p $DNS_PORT ...  a step that runs a shell command instead of a

@@ -86,6 +86,22 @@ char *var_expand(const char *text, char *err, size_t errsize)
             while ((isalnum((unsigned char)*q) || *q == '_') && len < sizeof name - 1)
                 name[len++] = *q++;
             name[len] = '\0';
+            char clock[32];
+            const char *v = NULL;
+            if (braced && (strcmp(name, "NOW") == 0 || strcmp(name, "NOWMIN") == 0)) {
+                /* ${NOW}, ${NOW-300}, ${NOWMIN+60}: the time when the step is
+                 * expanded (NOWMIN: the minute's start), in seconds */
+                long long t = (long long)time(NULL), delta = 0;
+                if (strcmp(name, "NOWMIN") == 0)
+                    t -= t % 60;
+                if (*q == '+' || *q == '-') {
+                    char *end;
+                    delta = strtoll(q, &end, 10);
+                    q = end;
+                }
+                snprintf(clock, sizeof clock, "%lld", t + delta);
+                v = clock;
+            }
             if (braced) {
                 if (*q != '}') {
                     snprintf(err, errsize, "unclosed ${ in '%s'", text);
@@ -94,7 +110,8 @@ char *var_expand(const char *text, char *err, size_t errsize)
                 }
                 q++;
             }
-            const char *v = var_get(name);
+            if (!v)
+                v = var_get(name);
             if (!v) {
                 snprintf(err, errsize, "unknown variable $%s", name);
                 free(out);
