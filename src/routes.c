@@ -6,6 +6,7 @@
 #include "api/cp/cp.h"
 #include "api/customers/customers.h"
 #include "api/dns/dns.h"
+#include "api/ingest/ingest.h"
 #include "api/oauth/oauth.h"
 #include "api/op/op.h"
 #include "api/op/op_mitigation.h"

@@ -286,6 +286,7 @@ static const struct opt asn_opts[] = {
 static const struct opt dns_opts[] = {DNS_DEPLOY_OPTS, {.name = NULL}};
 static const struct opt catalogue_opts[] = {{.name = "key"}, {.name = "value"}, {.name = NULL}};
 static const struct opt vip_pool_opts[] = {{.name = "cidr"}, {.name = NULL}};
+static const struct opt ingest_token_opts[] = {{.name = "name"}, {.name = "id"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -297,6 +298,7 @@ static const struct command commands[] = {
     {"dns", "deploy zones", dns_opts, false},
     {"catalogue", "list get set reset", catalogue_opts, true},
     {"vip-pool", "add list remove", vip_pool_opts, false},
+    {"ingest-token", "create list revoke", ingest_token_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -324,7 +326,8 @@ static void admin_usage(void)
           "  dns deploy [DNS options of `parapet serve --help`] | dns zones\n"
           "  catalogue list | catalogue get --key KEY | catalogue reset --key KEY\n"
           "  catalogue set --key KEY (--value JSON | FILE.json)\n"
-          "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n",
+          "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n"
+          "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n",
           stderr);
 }
 
@@ -383,6 +386,8 @@ int cli_admin(int argc, char **argv)
         rc = admin_catalogue(s, verb, a, file);
     else if (!strcmp(object, "vip-pool"))
         rc = admin_vip_pool(s, verb, a);
+    else if (!strcmp(object, "ingest-token"))
+        rc = admin_ingest_token(s, verb, a);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

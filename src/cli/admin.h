@@ -19,4 +19,7 @@ int admin_catalogue(struct store *s, const char *verb, json_t *args, const char 
 /* admin_vip.c: `vip-pool add --cidr C | list | remove --cidr C` (Application Protection VIPs). */
 int admin_vip_pool(struct store *s, const char *verb, json_t *args);
 
+/* admin_ingest.c: `ingest-token create --name N | list | revoke --id ID`. */
+int admin_ingest_token(struct store *s, const char *verb, json_t *args);
+
 #endif

@@ -8,6 +8,7 @@
 int cli_serve(int argc, char **argv);
 int cli_admin(int argc, char **argv);
 int cli_capture_agent(int argc, char **argv); /* capture_agent.c */
+int cli_ingest(int argc, char **argv);        /* ingest.c */
 
 /* Opens (creating if needed) the SQLite store of a data directory. */
 struct store *cli_open_store(const char *data_dir);

@@ -10,7 +10,8 @@ static void usage(void)
     fputs(
         "usage: parapet serve [--dev] [--data DIR] [--listen HOST:PORT] [options]   (parapet serve --help)\n"
         "       parapet admin [--data DIR] <command>                               (parapet admin)\n"
-        "       parapet capture-agent [--data DIR] (--interface IF | --pcap FILE) [--once]\n",
+        "       parapet capture-agent [--data DIR] (--interface IF | --pcap FILE) [--once]\n"
+        "       parapet ingest [--data DIR] [--batch N] FILE.jsonl|-                  (docs/telemetry.md)\n",
         stderr);
 }
 
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
         return cli_admin(argc - 2, argv + 2);
     if (strcmp(argv[1], "capture-agent") == 0)
         return cli_capture_agent(argc - 2, argv + 2);
+    if (strcmp(argv[1], "ingest") == 0)
+        return cli_ingest(argc - 2, argv + 2);
     usage();
     return 2;
 }

@@ -171,7 +171,8 @@ int auth_check_access(struct req *r)
 {
     const struct route *rt = r->route;
     switch (rt->access) {
-    case ACCESS_PUBLIC: return 0;
+    case ACCESS_PUBLIC:
+    case ACCESS_INGEST: return 0;
     case ACCESS_PORTAL:
         if (r->caller.kind != TOKEN_PORTAL) {
             reply_error(r, E_TOKEN_KIND,
@@ -207,6 +208,26 @@ int auth_check_access(struct req *r)
     if (!has_service(&r->customer, rt->service)) {
         reply_error(r, E_SERVICE_DISABLED, "customer %s does not have %s", r->customer.id,
                     service_name(rt->service));
+        return -1;
+    }
+    return 0;
+}
+
+int auth_check_ingest(struct req *r)
+{
+    if (!r->bearer || !*r->bearer) {
+        reply_error(r, E_TOKEN_MISSING, "Authorization: an ingest token is required (Authorization: Bearer ...)");
+        return -1;
+    }
+    char digest[DIGEST_LEN + 1];
+    sha256_hex(r->bearer, digest);
+    int rc = r->store->ops->ingest_token_check(r->store, digest);
+    if (rc == STORE_ERROR) {
+        reply_error(r, E_STORE, NULL);
+        return -1;
+    }
+    if (rc != STORE_OK) {
+        reply_error(r, E_TOKEN_INVALID, "Authorization: the ingest token is not valid");
         return -1;
     }
     return 0;

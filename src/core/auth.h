@@ -12,6 +12,9 @@ int auth_resolve_token(struct req *r, const char *token);
 /* Applies the route's access rule: token kind, tenancy (r->customer), and
  * the customer's protection services. Returns 0, or -1 after replying. */
 int auth_check_access(struct req *r);
+/* Operator routes: r->bearer must be an ingest token that is not revoked
+ * (401 otherwise); 0 or -1 with the reply set. */
+int auth_check_ingest(struct req *r);
 
 /* Is the request's source address on the app's allow list (or has the app
  * none)? Used by the token endpoints too. Returns 0 when allowed. */

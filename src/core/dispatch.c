@@ -37,6 +37,7 @@ static unsigned body_bit(enum body_kind k)
     case BODY_FORM: return ENC_URLENCODED;
     case BODY_MULTIPART: return ENC_MULTIPART;
     case BODY_JSON: return ENC_JSON;
+    case BODY_NDJSON: return ENC_NDJSON;
     default: return 0;
     }
 }
@@ -51,6 +52,8 @@ static const char *accepted_words(unsigned enc)
         return "a multipart/form-data body";
     if (enc == ENC_URLENCODED)
         return "an application/x-www-form-urlencoded body";
+    if (enc == (ENC_JSON | ENC_NDJSON))
+        return "NDJSON (application/x-ndjson) or a JSON array (application/json)";
     return "no request body";
 }
 
@@ -65,6 +68,10 @@ static int check_input(struct req *r)
     }
     if (r->input_error) {
         reply_error(r, r->input_error_code, "%s", r->input_error);
+        return -1;
+    }
+    if (r->body_is_array && !(r->route->flags & ROUTE_RAW_BODY)) {
+        reply_error(r, E_MALFORMED_BODY, "body must be a JSON object");
         return -1;
     }
     return 0;
@@ -169,8 +176,21 @@ void req_on_end(struct req *r, bool on_commit, void (*fn)(struct req *r, const c
  * per-transaction bookkeeping, ~7,000 instructions. A write request ends
  * the read transaction and takes the write lock only for its handler, so
  * that requests with a bad token never queue for the write lock. */
+/* Operator routes (ingest): the bearer token, checked in a read
+ * transaction of its own; the handler then runs in a write transaction. */
+static int authorise_operator(struct req *r)
+{
+    if (begin(r, false) != 0)
+        return -1;
+    int rc = auth_check_ingest(r);
+    r->store->ops->rollback(r->store);
+    return rc;
+}
+
 static int authorise(struct req *r, bool *open)
 {
+    if (r->route->access == ACCESS_INGEST)
+        return authorise_operator(r);
     const char *token;
     if (take_token(r, &token) != 0 || begin(r, false) != 0)
         return -1;

@@ -22,6 +22,7 @@ enum body_kind {
     BODY_FORM,      /* application/x-www-form-urlencoded */
     BODY_MULTIPART, /* multipart/form-data */
     BODY_JSON,      /* application/json */
+    BODY_NDJSON,    /* application/x-ndjson (telemetry ingest) */
     BODY_OTHER,     /* anything else: refused with 415 */
 };
 
@@ -63,6 +64,10 @@ struct req {
     json_t *query_fields;      /* decoded query */
     json_t *body_fields;       /* decoded body (form/multipart/JSON object) */
     struct upload_file *files; /* multipart file parts */
+    const char *body_raw;      /* the body's bytes: NDJSON, and JSON arrays (ROUTE_RAW_BODY routes) */
+    size_t body_raw_len;
+    bool body_is_array;        /* a JSON body that is an array: only ROUTE_RAW_BODY routes take it */
+    const char *bearer;        /* the Authorization: Bearer credential, if any */
 
     /* resolved by the dispatcher */
     const struct route *route;

@@ -13,6 +13,7 @@ enum {
     ENC_MULTIPART = 1 << 1,
     ENC_FORM = ENC_URLENCODED | ENC_MULTIPART,
     ENC_JSON = 1 << 2,
+    ENC_NDJSON = 1 << 3, /* application/x-ndjson */
 };
 
 /* Who may call a route, and which tenant it acts on. */
@@ -27,6 +28,7 @@ enum access {
                               customers (the handler scopes by r->caller.portal_id; no service check), an
                               installed app's token for its customer (loaded into r->customer, as
                               ACCESS_BOUND_CUSTOMER, service checked) */
+    ACCESS_INGEST,         /* an operator's ingest token, as Authorization: Bearer (no access_token) */
 };
 
 /* The protection service a customer must have for the route. */
@@ -36,6 +38,7 @@ enum {
     ROUTE_TOKEN_IN_FORM = 1 << 0, /* access_token may come in the form (doc 000 rule 2) */
     ROUTE_WRITES = 1 << 1,        /* a GET that changes stored data (runs in a write transaction) */
     ROUTE_GUARDED = 1 << 2,       /* takes app credentials: failed attempts are slowed (abuse.h) */
+    ROUTE_RAW_BODY = 1 << 3,      /* the handler reads r->body_raw (a JSON array or NDJSON) itself */
 };
 
 typedef int route_handler(struct req *r);

@@ -45,7 +45,7 @@ void router_free(struct router *rt)
 
 void route_full_path(const struct route *r, char *out, size_t size)
 {
-    if (strncmp(r->path, "/oauth/", 7) == 0)
+    if (strncmp(r->path, "/oauth/", 7) == 0 || strncmp(r->path, "/ingest/", 8) == 0)
         snprintf(out, size, "%s", r->path);
     else
         snprintf(out, size, "/api%s", r->path);

@@ -219,6 +219,8 @@ static enum body_kind body_kind_of(const char *ctype)
         return BODY_MULTIPART;
     if (n == 16 && strncasecmp(ctype, "application/json", n) == 0)
         return BODY_JSON;
+    if (n == 20 && strncasecmp(ctype, "application/x-ndjson", n) == 0)
+        return BODY_NDJSON;
     return BODY_OTHER;
 }
 
@@ -286,6 +288,9 @@ static void begin_request(struct pending *p, struct MHD_Connection *conn)
 {
     struct req *r = &p->r;
     client_address(p, conn);
+    const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (auth && strncasecmp(auth, "Bearer ", 7) == 0)
+        r->bearer = arena_strdup(&r->arena, auth + 7 + strspn(auth + 7, " "));
     r->query_fields = json_object();
     struct decode_error e;
     if (query_decode(r->query, strlen(r->query), r->query_fields, &e) != 0)
@@ -316,7 +321,7 @@ static void take_body(struct pending *p, const char *data, size_t size)
                             p->sink.failed ? p->sink.error.message : "the form body cannot be decoded");
         return;
     }
-    if (p->r.body_kind != BODY_JSON && p->r.body_kind != BODY_FORM)
+    if (p->r.body_kind != BODY_JSON && p->r.body_kind != BODY_FORM && p->r.body_kind != BODY_NDJSON)
         return; /* refused later with 415; no need to keep it */
     if (p->raw_len + size > p->raw_cap) {
         size_t cap = p->raw_cap ? p->raw_cap : 4096;
@@ -327,6 +332,14 @@ static void take_body(struct pending *p, const char *data, size_t size)
     }
     memcpy(p->raw + p->raw_len, data, size);
     p->raw_len += size;
+}
+
+static bool starts_array(const char *buf, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    return i < len && buf[i] == '[';
 }
 
 static void finish_body(struct pending *p)
@@ -353,6 +366,12 @@ static void finish_body(struct pending *p)
         r->body_fields = json_object();
         if (query_decode(p->raw, p->raw_len, r->body_fields, &e) != 0)
             set_input_error(p, e.err, e.message);
+    } else if (r->body_kind == BODY_NDJSON || (r->body_kind == BODY_JSON && starts_array(p->raw, p->raw_len))) {
+        /* read by the route's handler itself (ROUTE_RAW_BODY); the
+         * dispatcher refuses it for other routes */
+        r->body_raw = p->raw;
+        r->body_raw_len = p->raw_len;
+        r->body_is_array = r->body_kind == BODY_JSON;
     } else if (r->body_kind == BODY_JSON) {
         struct decode_error e;
         r->body_fields = json_body_decode(p->raw, p->raw_len, &e);

@@ -50,6 +50,7 @@ const struct store_ops sqlite_ops = {
     .dns_deploy_mark = sq_dns_deploy_mark,
     .res_create = sq_res_create,
     .res_get = sq_res_get,
+    .res_get_rid = sq_res_get_rid,
     .res_update = sq_res_update,
     .res_delete = sq_res_delete,
     .res_list = sq_res_list,
@@ -64,8 +65,8 @@ const struct store_ops sqlite_ops = {
     .ingest_token_check = sq_ingest_token_check,
     .ingest_token_list = sq_ingest_token_list,
     .ingest_token_revoke = sq_ingest_token_revoke,
-    //TMP .tel_ingest = sq_tel_ingest,
-    //TMP .tel_purge = sq_tel_purge,
+.tel_ingest = sq_tel_ingest,
+.tel_purge = sq_tel_purge,
     /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
 
     /* telemetry reads: Application Protection (sqlite_tel_ap.c) */

@@ -191,6 +191,21 @@ int sq_res_get(struct store *s, const struct res_query *q, const char *id, const
     return rc;
 }
 
+int sq_res_get_rid(struct store *s, int64_t rid, struct resource *out)
+{
+    static const char sql[] = "SELECT " RES_COLS ", c.portal_id FROM resources r "
+                              "LEFT JOIN customers c ON c.id = r.customer_id WHERE r.rid = ?1";
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int step = sqlite3_step(st);
+    int rc = step == SQLITE_ROW ? row_resource(s, st, out) : db_row_result(s, step, "resource get by rid");
+    sqlite3_reset(st);
+    return rc;
+}
+
 int sq_res_update(struct store *s, struct resource *r)
 {
     static const char sql[] =

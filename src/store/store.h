@@ -243,6 +243,9 @@ struct store_ops {
      * name) that q's filters see; q's offset/limit are ignored. */
     int (*res_get)(struct store *s, const struct res_query *q, const char *id, const char *name,
                    struct resource *out);
+    /* The resource with this store key, whatever its kind and customer (for
+     * code that holds a key from the store itself, e.g. a telemetry row). */
+    int (*res_get_rid)(struct store *s, int64_t rid, struct resource *out);
     /* Writes r->name and r->doc when r->version is still the stored version
      * (STORE_CONFLICT otherwise, or when the name is taken); bumps
      * r->version and r->updated_at. */

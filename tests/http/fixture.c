@@ -161,6 +161,16 @@ static int seed(struct fixture *fx)
     snprintf(args, sizeof args, "customer create --portal %s --name 'Customer Five' --services dns",
              var_get("P1"));
     bad |= admin_var(fx, "C5", "customer_id", args);
+    /* the operator's telemetry credentials: one to use, one revoked */
+    bad |= admin_var(fx, "INGEST_TOKEN", "token", "ingest-token create --name fixture");
+    json_t *second = admin(fx->bin, fx->data, "ingest-token create --name second");
+    if (!second || !json_string_value(json_object_get(second, "token")))
+        bad = 1;
+    else {
+        var_set("INGEST_TOKEN2", json_string_value(json_object_get(second, "token")));
+        var_set("INGEST_TOKEN2_ID", json_string_value(json_object_get(second, "id")));
+    }
+    json_decref(second);
     if (bad)
         return -1;
     /* The ASN registry Origin Protection sites are checked against (a ROA

@@ -1,0 +1,165 @@
+/* ingest.c — `parapet ingest [--data DIR] [--batch N] FILE|-`: telemetry
+ * records (NDJSON, or one JSON array) into the store without the server.
+ * The whole input is one transaction, as one POST /ingest/v1/records is;
+ * with --batch N every N records are committed on their own (for bulk
+ * loads), and a bad record refuses only the batch it is in. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "telemetry/ingest.h"
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+struct run {
+    struct store *s;
+    struct tel_batch *b;
+    long batch_size, in_batch, line;
+    struct tel_ingest_result total;
+};
+
+static int open_batch(struct run *r)
+{
+    if (r->s->ops->begin(r->s, true) != STORE_OK || !(r->b = tel_batch_begin(r->s, (int64_t)time(NULL)))) {
+        fprintf(stderr, "parapet: the store is not available\n");
+        return -1;
+    }
+    r->in_batch = 0;
+    return 0;
+}
+
+static int close_batch(struct run *r, bool keep)
+{
+    struct tel_ingest_result res;
+    int rc = tel_batch_end(r->b, keep, &res);
+    r->b = NULL;
+    if (keep && rc == 0 && r->s->ops->commit(r->s) == STORE_OK) {
+        r->total.records += res.records;
+        r->total.stored += res.stored;
+        r->total.duplicates += res.duplicates;
+        return 0;
+    }
+    r->s->ops->rollback(r->s);
+    if (keep)
+        fprintf(stderr, "parapet: the records could not be stored\n");
+    return -1;
+}
+
+/* One record: 0, or the exit status after reporting the failure. */
+static int add(struct run *r, json_t *v, const char *where, long pos)
+{
+    char msg[TEL_MSG_BUF];
+    int rc = tel_batch_add(r->b, v, msg, sizeof msg);
+    if (rc != 0) {
+        fprintf(stderr, "parapet: %s %ld: %s\n", where, pos, msg);
+        close_batch(r, false);
+        return rc > 0 ? 2 : 1;
+    }
+    if (r->batch_size && ++r->in_batch == r->batch_size && (close_batch(r, true) != 0 || open_batch(r) != 0))
+        return 1;
+    return 0;
+}
+
+static int ingest_stream(struct run *r, FILE *in)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int rc = 0;
+    while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
+        r->line++;
+        if (strspn(line, " \t\r\n") == (size_t)n)
+            continue;
+        json_error_t je;
+        json_t *v = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES, &je);
+        if (!v) {
+            fprintf(stderr, "parapet: line %ld: not a JSON object: %s\n", r->line, je.text);
+            close_batch(r, false);
+            rc = 2;
+            break;
+        }
+        rc = add(r, v, "line", r->line);
+        json_decref(v);
+    }
+    free(line);
+    return rc;
+}
+
+static int ingest_array(struct run *r, FILE *in)
+{
+    json_error_t je;
+    json_t *all = json_loadf(in, JSON_REJECT_DUPLICATES, &je);
+    if (!json_is_array(all)) {
+        fprintf(stderr, "parapet: %s\n", all ? "the input must be NDJSON or one JSON array of records" : je.text);
+        json_decref(all);
+        close_batch(r, false);
+        return 2;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(all) && rc == 0; i++)
+        rc = add(r, json_array_get(all, i), "record", (long)i + 1);
+    json_decref(all);
+    return rc;
+}
+
+int cli_ingest(int argc, char **argv)
+{
+    static const struct opt opts[] = {{.name = "data"}, {.name = "batch"}, {.name = NULL}};
+    const char *file = argc > 0 && argv[argc - 1][0] != '-' ? argv[argc - 1] : NULL;
+    if (argc > 0 && strcmp(argv[argc - 1], "-") == 0)
+        file = "-";
+    if (!file) {
+        fputs("usage: parapet ingest [--data DIR] [--batch N] FILE.jsonl|-\n", stderr);
+        return 2;
+    }
+    json_t *a = args_parse(argc - 1, argv, opts);
+    if (!a)
+        return 2;
+    const char *data = arg_str(a, "data") ? arg_str(a, "data") : "./parapet-data";
+    const char *batch = arg_str(a, "batch");
+    struct run r = {.batch_size = batch ? atol(batch) : 0};
+    if (batch && r.batch_size <= 0) {
+        fprintf(stderr, "parapet: --batch must be a positive number of records\n");
+        json_decref(a);
+        return 2;
+    }
+    FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    if (!in) {
+        perror(file);
+        json_decref(a);
+        return 1;
+    }
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = 1;
+    if ((r.s = cli_open_store(data)) && open_batch(&r) == 0) {
+        int c = fgetc(in);
+        while (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            c = fgetc(in);
+        if (c != EOF)
+            ungetc(c, in);
+        rc = c == '[' ? ingest_array(&r, in) : ingest_stream(&r, in);
+        if (rc == 0)
+            rc = close_batch(&r, true) == 0 ? 0 : 1;
+    }
+    if (rc == 0) {
+        double secs = seconds_since(&t0);
+        printf("{\"records\":%ld,\"stored\":%ld,\"duplicates\":%ld,\"seconds\":%.3f,\"records_per_s\":%.0f}\n",
+               r.total.records, r.total.stored, r.total.duplicates, secs,
+               secs > 0 ? (double)r.total.records / secs : 0.0);
+    }
+    if (r.s)
+        r.s->ops->close(r.s);
+    if (in != stdin)
+        fclose(in);
+    json_decref(a);
+    return rc;
+}

@@ -1,0 +1,236 @@
+/* attribute.c — see attribute.h. */
+#include "telemetry/attribute.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { CACHE_SLOTS = 4096, MAX_HITS = 16 };
+
+struct cached_place {
+    bool used, found;
+    uint8_t key[TEL_ADDR_KEY + 1]; /* the address key and its prefix length */
+    struct tel_place place;
+};
+
+struct tel_attributor {
+    struct store *s;
+    struct cached_place cache[CACHE_SLOTS];
+};
+
+struct tel_attributor *tel_attributor_new(struct store *s)
+{
+    struct tel_attributor *a = calloc(1, sizeof *a);
+    if (a)
+        a->s = s;
+    return a;
+}
+
+void tel_attributor_free(struct tel_attributor *a)
+{
+    free(a);
+}
+
+static const char *family_of(const char *kind)
+{
+    if (strncmp(kind, "op.", 3) == 0)
+        return "op";
+    if (strncmp(kind, "cp.", 3) == 0)
+        return "cp";
+    return "ap";
+}
+
+static bool is_site(const char *kind)
+{
+    return strcmp(kind, "op.site") == 0 || strcmp(kind, "cp.site") == 0 || strcmp(kind, "ap.site") == 0;
+}
+
+/* The protected holders of a block: the site (top level) and the most
+ * specific holder whose block contains all of c. */
+static int place_of_block(struct tel_attributor *a, const struct cidr *c, struct tel_place *out, bool *found)
+{
+    struct block_hit hits[MAX_HITS];
+    size_t n = 0;
+    struct block_filter any = {0};
+    *found = false;
+    if (a->s->ops->blocks_overlapping(a->s, c, &any, hits, MAX_HITS, &n) != STORE_OK)
+        return -1;
+    int best = -1, site = -1;
+    for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+        if (!cidr_contains(&hits[i].block, c))
+            continue;
+        if (is_site(hits[i].kind))
+            site = (int)i;
+        if (best < 0 || hits[i].block.prefix > hits[best].block.prefix)
+            best = (int)i;
+    }
+    if (best < 0 || site < 0)
+        return 0;
+    memset(out, 0, sizeof *out);
+    snprintf(out->family, sizeof out->family, "%s", family_of(hits[site].kind));
+    snprintf(out->customer_id, sizeof out->customer_id, "%s", hits[site].customer_id);
+    out->site_rid = hits[site].rid;
+    out->holder_rid = hits[best].rid;
+    snprintf(out->holder_kind, sizeof out->holder_kind, "%s", hits[best].kind);
+    *found = true;
+    return 0;
+}
+
+/* An Application Protection site by its VIP (ap.vip resources are named by
+ * their address). */
+static int place_of_vip(struct tel_attributor *a, const struct ip_addr *ip, struct tel_place *out, bool *found)
+{
+    char text[NET_TEXT_MAX];
+    ip_format(ip, text);
+    struct res_query q = {.kind = "ap.vip"};
+    struct resource vip, site;
+    *found = false;
+    int rc = a->s->ops->res_get(a->s, &q, NULL, text, &vip);
+    resource_clear(&vip);
+    if (rc == STORE_NOT_FOUND)
+        return 0;
+    if (rc != STORE_OK || a->s->ops->res_get_rid(a->s, vip.parent_rid, &site) != STORE_OK)
+        return -1;
+    resource_clear(&site);
+    memset(out, 0, sizeof *out);
+    strcpy(out->family, "ap");
+    snprintf(out->customer_id, sizeof out->customer_id, "%s", site.customer_id);
+    out->site_rid = out->holder_rid = site.rid;
+    snprintf(out->holder_kind, sizeof out->holder_kind, "ap.site");
+    *found = true;
+    return 0;
+}
+
+/* An address or block: the block index, else (a single address) a VIP. */
+static int place_of_addr(struct tel_attributor *a, const struct cidr *c, struct tel_place *out, bool *found)
+{
+    uint8_t key[TEL_ADDR_KEY + 1];
+    tel_addr_key(&c->addr, key);
+    key[TEL_ADDR_KEY] = (uint8_t)c->prefix;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < sizeof key; i++)
+        h = (h ^ key[i]) * 16777619u;
+    struct cached_place *slot = &a->cache[h % CACHE_SLOTS];
+    if (slot->used && memcmp(slot->key, key, sizeof key) == 0) {
+        *found = slot->found;
+        *out = slot->place;
+        return 0;
+    }
+    if (place_of_block(a, c, out, found) != 0)
+        return -1;
+    int width = c->addr.family == NET_V4 ? 32 : 128;
+    if (!*found && c->prefix == width && place_of_vip(a, &c->addr, out, found) != 0)
+        return -1;
+    slot->used = true;
+    slot->found = *found;
+    memcpy(slot->key, key, sizeof key);
+    slot->place = *out;
+    return 0;
+}
+
+/* A site named by id: any family's site kind. */
+static int place_of_site_id(struct tel_attributor *a, const char *site_id, struct tel_place *out, bool *found)
+{
+    static const char *const kinds[] = {"op.site", "cp.site", "ap.site"};
+    *found = false;
+    for (size_t i = 0; i < 3; i++) {
+        struct res_query q = {.kind = kinds[i]};
+        struct resource site;
+        int rc = a->s->ops->res_get(a->s, &q, site_id, NULL, &site);
+        resource_clear(&site);
+        if (rc == STORE_NOT_FOUND)
+            continue;
+        if (rc != STORE_OK)
+            return -1;
+        memset(out, 0, sizeof *out);
+        snprintf(out->family, sizeof out->family, "%s", family_of(kinds[i]));
+        snprintf(out->customer_id, sizeof out->customer_id, "%s", site.customer_id);
+        out->site_rid = out->holder_rid = site.rid;
+        snprintf(out->holder_kind, sizeof out->holder_kind, "%s", kinds[i]);
+        *found = true;
+        return 0;
+    }
+    return 0;
+}
+
+static int fail(char *msg, size_t size, const char *member, const char *what, int rc)
+{
+    snprintf(msg, size, "%s: %s", member, what);
+    return rc;
+}
+
+/* A WAF entry's domain port, its domain and site. */
+static int attribute_waf(struct tel_attributor *a, struct tel_record *rec, struct tel_locator *loc, char *msg,
+                         size_t size)
+{
+    struct tel_waf_log *w = &rec->u.waf;
+    struct res_query q = {.kind = "ap.domain_port"};
+    struct resource port, domain, site;
+    int rc = a->s->ops->res_get(a->s, &q, loc->domain_port_id, NULL, &port);
+    resource_clear(&port);
+    if (rc == STORE_NOT_FOUND)
+        return fail(msg, size, "domain_port_id", "no such domain port", 1);
+    if (rc != STORE_OK || a->s->ops->res_get_rid(a->s, port.parent_rid, &domain) != STORE_OK)
+        return -1;
+    resource_clear(&domain);
+    if (a->s->ops->res_get_rid(a->s, domain.parent_rid, &site) != STORE_OK)
+        return -1;
+    resource_clear(&site);
+    if (loc->domain_id[0] && strcmp(loc->domain_id, domain.id) != 0)
+        return fail(msg, size, "domain_id", "is not the domain of domain_port_id", 1);
+    if (loc->domain[0] && strcasecmp(loc->domain, domain.name) != 0)
+        return fail(msg, size, "domain", "is not the domain of domain_port_id", 1);
+    memset(&rec->place, 0, sizeof rec->place);
+    strcpy(rec->place.family, "ap");
+    snprintf(rec->place.customer_id, sizeof rec->place.customer_id, "%s", site.customer_id);
+    rec->place.site_rid = rec->place.holder_rid = site.rid;
+    snprintf(rec->place.holder_kind, sizeof rec->place.holder_kind, "ap.site");
+    w->domain_rid = domain.rid;
+    w->port_rid = port.rid;
+    snprintf(w->domain_port_id, sizeof w->domain_port_id, "%s", port.id);
+    snprintf(w->domain_name, sizeof w->domain_name, "%s", domain.name);
+    json_object_set_new(loc->waf_entry, "domain", json_string(domain.name));
+    json_object_set_new(loc->waf_entry, "domain_id", json_string(domain.id));
+    return 0;
+}
+
+int tel_attribute(struct tel_attributor *a, struct tel_record *rec, struct tel_locator *loc, char *msg,
+                  size_t msgsize)
+{
+    if (rec->kind == TEL_WAF_LOG)
+        return attribute_waf(a, rec, loc, msg, msgsize);
+    const char *member = rec->kind == TEL_FLOW ? "dst_ip" : "site_ip";
+    bool found = false;
+    struct tel_place by_id;
+    if (loc->site_id[0]) {
+        if (place_of_site_id(a, loc->site_id, &by_id, &found) != 0)
+            return -1;
+        if (!found)
+            return fail(msg, msgsize, "site_id", "no such site", 1);
+        rec->place = by_id;
+    }
+    if (loc->has_addr) {
+        if (place_of_addr(a, &loc->addr, &rec->place, &found) != 0)
+            return -1;
+        if (!found)
+            return fail(msg, msgsize, member, "is in no protected site", 1);
+        if (loc->site_id[0] && rec->place.site_rid != by_id.site_rid)
+            return fail(msg, msgsize, member, "is not in the site that site_id names", 1);
+    }
+    if ((rec->kind == TEL_DDOS_EVENT || rec->kind == TEL_FLOW_DOWN) && !loc->has_addr &&
+        strcmp(rec->place.family, "ap") != 0)
+        return fail(msg, msgsize, "site_ip", "is required for an Origin Protection or CleanPipe site", 1);
+    if (rec->kind == TEL_DDOS_EVENT) {
+        bool ap_event = strcmp(loc->attack_family, "ap") == 0;
+        if (ap_event != (strcmp(rec->place.family, "ap") == 0))
+            return fail(msg, msgsize, "attack_type",
+                        ap_event ? "application and mixed are Application Protection attack types"
+                                 : "must be application or mixed for an Application Protection site",
+                        1);
+    }
+    if (rec->kind == TEL_BANDWIDTH && strcmp(rec->place.family, "ap") != 0)
+        return fail(msg, msgsize, loc->site_id[0] ? "site_id" : "site_ip",
+                    "bandwidth samples are for Application Protection sites", 1);
+    return 0;
+}

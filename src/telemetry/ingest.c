@@ -1,0 +1,200 @@
+/* ingest.c — see ingest.h. Records are handed to the store in chunks, so
+ * that a batch of any size needs little memory. */
+#include "telemetry/ingest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "telemetry/attribute.h"
+#include "telemetry/geo.h"
+#include "telemetry/record.h"
+
+enum { CHUNK = 2048 };
+
+struct tel_batch {
+    struct store *s;
+    int64_t now;
+    struct tel_attributor *attr;
+    struct tel_record recs[CHUNK];
+    size_t n;
+    struct tel_ingest_result total;
+};
+
+struct tel_batch *tel_batch_begin(struct store *s, int64_t now)
+{
+    struct tel_batch *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->s = s;
+    b->now = now;
+    if (!(b->attr = tel_attributor_new(s))) {
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static void clear_chunk(struct tel_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++)
+        tel_record_clear(&b->recs[i]);
+    b->n = 0;
+}
+
+static int flush(struct tel_batch *b)
+{
+    if (b->n == 0)
+        return 0;
+    struct tel_ingest_result r = {0};
+    int rc = b->s->ops->tel_ingest(b->s, b->recs, b->n, &r);
+    clear_chunk(b);
+    if (rc != STORE_OK)
+        return -1;
+    b->total.stored += r.stored;
+    b->total.duplicates += r.duplicates;
+    return 0;
+}
+
+static void key_addr(const uint8_t key[TEL_ADDR_KEY], struct ip_addr *a)
+{
+    memset(a, 0, sizeof *a);
+    a->family = key[0];
+    memcpy(a->b, key + 1, 16);
+}
+
+/* The source country from the database when the record gave none. */
+static void fill_country(struct tel_record *rec, struct tel_locator *loc)
+{
+    struct ip_addr a;
+    if (rec->kind == TEL_FLOW && !rec->u.flow.country[0]) {
+        key_addr(rec->u.flow.src, &a);
+        geo_country(&a, rec->u.flow.country);
+    } else if (rec->kind == TEL_WAF_LOG && !rec->u.waf.country[0]) {
+        json_t *src = json_object_get(loc->waf_entry, "src_ip");
+        if (src && ip_parse(json_string_value(src), &a) == 0) {
+            geo_country(&a, rec->u.waf.country);
+            json_object_set_new(loc->waf_entry, "src_ip_cc", json_string(rec->u.waf.country));
+        }
+    }
+}
+
+int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize)
+{
+    struct tel_record *rec = &b->recs[b->n];
+    struct tel_locator loc;
+    int rc = tel_record_decode(record, b->now, rec, &loc, msg, msgsize);
+    if (rc == 0) {
+        fill_country(rec, &loc);
+        rc = tel_attribute(b->attr, rec, &loc, msg, msgsize);
+        if (rc < 0)
+            snprintf(msg, msgsize, "the store is not available");
+    } else {
+        rc = 1;
+    }
+    if (rc == 0 && rec->kind == TEL_WAF_LOG) {
+        json_t *path = json_object_get(loc.waf_entry, "http_path");
+        rec->u.waf.entry = json_dumps(loc.waf_entry, JSON_COMPACT);
+        rec->u.waf.path = strdup(json_string_value(path));
+        if (!rec->u.waf.entry || !rec->u.waf.path) {
+            rc = -1;
+            snprintf(msg, msgsize, "out of memory");
+        }
+    }
+    json_decref(loc.waf_entry);
+    if (rc != 0) {
+        if (rec->kind == TEL_WAF_LOG)
+            tel_record_clear(rec);
+        return rc;
+    }
+    b->total.records++;
+    if (++b->n == CHUNK && flush(b) != 0) {
+        snprintf(msg, msgsize, "the store could not save the records");
+        return -1;
+    }
+    return 0;
+}
+
+int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out)
+{
+    int rc = store_rest ? flush(b) : 0;
+    clear_chunk(b);
+    if (out)
+        *out = b->total;
+    tel_attributor_free(b->attr);
+    free(b);
+    return rc;
+}
+
+/* One record of the body: 0 added, else rc of tel_batch_add (msg
+ * prefixed with where it is). */
+static int add_one(struct tel_batch *b, json_t *v, const char *where, long pos, char *msg, size_t msgsize)
+{
+    char why[TEL_MSG_MAX];
+    int rc = tel_batch_add(b, v, why, sizeof why);
+    if (rc != 0)
+        snprintf(msg, msgsize, "%s %ld: %s", where, pos, why);
+    return rc;
+}
+
+static int ingest_lines(struct tel_batch *b, const char *body, size_t len, char *msg, size_t msgsize)
+{
+    long line = 0;
+    for (size_t at = 0; at < len;) {
+        const char *start = body + at, *nl = memchr(start, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - start) : len - at;
+        at += n + (nl ? 1 : 0);
+        line++;
+        size_t blank = 0;
+        while (blank < n && (start[blank] == ' ' || start[blank] == '\t' || start[blank] == '\r'))
+            blank++;
+        if (blank == n)
+            continue;
+        json_error_t je;
+        json_t *v = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
+        if (!v) {
+            snprintf(msg, msgsize, "line %ld: not a JSON object: %s", line, je.text);
+            return 1;
+        }
+        int rc = add_one(b, v, "line", line, msg, msgsize);
+        json_decref(v);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int ingest_array(struct tel_batch *b, const char *body, size_t len, char *msg, size_t msgsize)
+{
+    json_error_t je;
+    json_t *all = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    if (!all || !json_is_array(all)) {
+        if (all)
+            snprintf(msg, msgsize, "body: must be a JSON array of records (or NDJSON as application/x-ndjson)");
+        else
+            snprintf(msg, msgsize, "body is not valid JSON: %s (line %d, column %d)", je.text, je.line, je.column);
+        json_decref(all);
+        return 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < json_array_size(all) && rc == 0; i++)
+        rc = add_one(b, json_array_get(all, i), "record", (long)i + 1, msg, msgsize);
+    json_decref(all);
+    return rc;
+}
+
+int telemetry_ingest(struct store *s, const char *body, size_t len, enum tel_format fmt, int64_t now,
+                     struct tel_ingest_result *out, char *msg, size_t msgsize)
+{
+    struct tel_batch *b = tel_batch_begin(s, now);
+    if (!b) {
+        snprintf(msg, msgsize, "out of memory");
+        return -1;
+    }
+    int rc = fmt == TEL_NDJSON ? ingest_lines(b, body, len, msg, msgsize) : ingest_array(b, body, len, msg, msgsize);
+    if (tel_batch_end(b, rc == 0, out) != 0 && rc == 0) {
+        snprintf(msg, msgsize, "the store could not save the records");
+        rc = -1;
+    }
+    return rc;
+}

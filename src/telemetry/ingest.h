@@ -1,0 +1,35 @@
+/* ingest.h — a batch of telemetry records: decoded (record.h), given their
+ * source country (geo.h), attributed (attribute.h) and stored
+ * (store_ops.tel_ingest), all in the caller's open write transaction. The
+ * first bad record ends the batch: the caller rolls back, so that a batch
+ * is stored whole or not at all. */
+#ifndef PARAPET_TEL_INGEST_H
+#define PARAPET_TEL_INGEST_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+enum tel_format { TEL_NDJSON, TEL_ARRAY };
+enum { TEL_MSG_BUF = 512 }; /* room for any ingest message */
+
+/* Decodes, attributes and stores one batch in the store's open write
+ * transaction (the caller begins it with s->ops->begin(s, true) and commits
+ * or rolls back). 0: stored, *out counts; 1: a bad record, msg says "line N:
+ * member: rule" (arrays: "record N: ...") and nothing may be committed;
+ * -1: store failure. */
+int telemetry_ingest(struct store *s, const char *body, size_t len, enum tel_format fmt, int64_t now,
+                     struct tel_ingest_result *out, char *msg, size_t msgsize);
+
+/* The same one record at a time, for callers that stream (parapet ingest). */
+struct tel_batch;
+struct tel_batch *tel_batch_begin(struct store *s, int64_t now);
+/* 0 added; 1 bad record (msg: "member: rule"); -1 store failure. */
+int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize);
+/* Stores what is still buffered and frees the batch (also after a
+ * failure, when it only frees): 0 or -1; *out counts the whole batch. */
+int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out);
+
+#endif
