@@ -62,7 +62,10 @@ static int place_of_block(struct tel_attributor *a, const struct cidr *c, struct
             continue;
         if (is_site(hits[i].kind))
             site = (int)i;
-        if (best < 0 || hits[i].block.prefix > hits[best].block.prefix)
+        /* the longest prefix; on a tie the resource under the site (a
+         * network may hold the same /24 as its site) */
+        if (best < 0 || hits[i].block.prefix > hits[best].block.prefix ||
+            (hits[i].block.prefix == hits[best].block.prefix && is_site(hits[best].kind)))
             best = (int)i;
     }
     if (best < 0 || site < 0)
