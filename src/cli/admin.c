@@ -287,6 +287,7 @@ static const struct opt dns_opts[] = {DNS_DEPLOY_OPTS, {.name = NULL}};
 static const struct opt catalogue_opts[] = {{.name = "key"}, {.name = "value"}, {.name = NULL}};
 static const struct opt vip_pool_opts[] = {{.name = "cidr"}, {.name = NULL}};
 static const struct opt ingest_token_opts[] = {{.name = "name"}, {.name = "id"}, {.name = NULL}};
+static const struct opt telemetry_opts[] = {{.name = "days"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -299,6 +300,7 @@ static const struct command commands[] = {
     {"catalogue", "list get set reset", catalogue_opts, true},
     {"vip-pool", "add list remove", vip_pool_opts, false},
     {"ingest-token", "create list revoke", ingest_token_opts, false},
+    {"telemetry", "purge", telemetry_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -327,7 +329,8 @@ static void admin_usage(void)
           "  catalogue list | catalogue get --key KEY | catalogue reset --key KEY\n"
           "  catalogue set --key KEY (--value JSON | FILE.json)\n"
           "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n"
-          "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n",
+          "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n"
+          "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n",
           stderr);
 }
 
@@ -388,6 +391,8 @@ int cli_admin(int argc, char **argv)
         rc = admin_vip_pool(s, verb, a);
     else if (!strcmp(object, "ingest-token"))
         rc = admin_ingest_token(s, verb, a);
+    else if (!strcmp(object, "telemetry"))
+        rc = admin_telemetry(s, verb, a);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

@@ -21,5 +21,7 @@ int admin_vip_pool(struct store *s, const char *verb, json_t *args);
 
 /* admin_ingest.c: `ingest-token create --name N | list | revoke --id ID`. */
 int admin_ingest_token(struct store *s, const char *verb, json_t *args);
+/* admin_ingest.c: `telemetry purge [--days D]`. */
+int admin_telemetry(struct store *s, const char *verb, json_t *args);
 
 #endif

@@ -1,12 +1,33 @@
 /* admin_ingest.c — `parapet admin ingest-token create --name N | list |
- * revoke --id ID`: the operator's credentials for POST /ingest/v1/records.
- * The token is printed once, at creation; the store keeps its digest. */
+ * revoke --id ID`: the operator's credentials for POST /ingest/v1/records
+ * (the token is printed once, at creation; the store keeps its digest);
+ * `parapet admin telemetry purge [--days D]`: retention now. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/admin.h"
 #include "cli/args.h"
 #include "core/crypto.h"
+#include "telemetry/retention.h"
+
+int admin_telemetry(struct store *s, const char *verb, json_t *args)
+{
+    (void)verb; /* "purge" */
+    const char *days_text = arg_str(args, "days");
+    long days = days_text ? atol(days_text) : TEL_RETENTION_DAYS_DEFAULT;
+    if (days < 1 || days > 3650) {
+        fprintf(stderr, "parapet: --days must be a number of days from 1 to 3650\n");
+        return 2;
+    }
+    long removed = 0;
+    if (telemetry_retention_run(s, (int64_t)time(NULL), days, &removed) != 0) {
+        fprintf(stderr, "parapet: the store failed\n");
+        return 1;
+    }
+    return admin_print(json_pack("{s:i,s:i}", "days", (int)days, "removed", (int)removed));
+}
 
 int admin_ingest_token(struct store *s, const char *verb, json_t *args)
 {

@@ -18,6 +18,7 @@
 #include "server/http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
+#include "telemetry/retention.h"
 
 void config_defaults(struct server_config *c)
 {
@@ -44,6 +45,7 @@ void config_defaults(struct server_config *c)
     c->access_ttl_s = 7200;
     c->refresh_ttl_s = 30L * 24 * 3600;
     c->code_ttl_s = 300;
+    c->telemetry_days = TEL_RETENTION_DAYS_DEFAULT;
     c->account_field = "parapet_account";
     c->tls_priority = http_tls_priorities;
     c->store.backend = "sqlite";
@@ -73,6 +75,7 @@ static const struct opt serve_opts[] = {
     {.name = "token-ttl"},
     {.name = "refresh-ttl"},
     {.name = "code-ttl"},
+    {.name = "telemetry-days"},
     {.name = "account-field"},
     {.name = "trusted-proxy", .repeatable = true},
     {.name = "log-requests", .flag = true},
@@ -111,6 +114,8 @@ static void serve_usage(void)
           "                             slowed down (5; 4x as many per address; 0: never)\n"
           "  --auth-block-max S         longest wait imposed after failed token requests (900)\n"
           "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
+          "  --telemetry-days D         keep telemetry D days (35); older records are removed every\n"
+          "                             5 minutes, in small transactions\n"
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
           "  --log-requests             one line per request on stderr (never the query string)\n"
@@ -225,6 +230,7 @@ static int configure(json_t *a, struct server_config *c)
     NUM("token-ttl", 1, 1LL << 31, access_ttl_s)
     NUM("refresh-ttl", 1, 1LL << 31, refresh_ttl_s)
     NUM("code-ttl", 1, 3600, code_ttl_s)
+    NUM("telemetry-days", 1, 3650, telemetry_days)
 #undef NUM
     if (arg_str(a, "account-field"))
         c->account_field = arg_str(a, "account-field");
@@ -247,18 +253,23 @@ static int configure(json_t *a, struct server_config *c)
     return 0;
 }
 
-/* Waits for SIGTERM/SIGINT, purging expired tokens every few minutes. */
-static void wait_for_stop(struct store *s)
+/* Waits for SIGTERM/SIGINT, purging expired tokens and telemetry past its
+ * retention every few minutes (the first time soon after start). */
+static void wait_for_stop(struct store *s, long telemetry_days)
 {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
-    struct timespec every = {.tv_sec = 300};
+    struct timespec every = {.tv_sec = 5};
     for (;;) {
         int sig = sigtimedwait(&set, NULL, &every);
         if (sig == SIGINT || sig == SIGTERM)
             return;
+        every.tv_sec = 300;
+        long removed;
+        if (telemetry_retention_run(s, (int64_t)time(NULL), telemetry_days, &removed) != 0)
+            fprintf(stderr, "parapet: telemetry retention: the store failed; trying again later\n");
         long purged;
         if (s->ops->begin(s, true) == STORE_OK) {
             if (s->ops->token_purge_expired(s, (int64_t)time(NULL), &purged) == STORE_OK)
@@ -328,7 +339,7 @@ static int run(struct server_config *c, json_t *a)
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
-    wait_for_stop(main_store);
+    wait_for_stop(main_store, c->telemetry_days);
 
     fprintf(stderr, "parapet: stopping: no new connections; %u requests in flight\n", http_in_flight(h));
     http_quiesce(h);

@@ -249,15 +249,18 @@ int fixture_setup(struct fixture *fx, const char *bin)
         return -1;
     char dns_opts[256];
     /* every case comes from 127.0.0.1: allow its failed token requests
-     * (special_abuse.c tests the slow-down on a server of its own) */
+     * (special_abuse.c tests the slow-down on a server of its own); cases
+     * ingest telemetry of fixed past dates: keep ten years of it */
     snprintf(dns_opts, sizeof dns_opts,
-             "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200", fx->dns_port);
+             "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200 "
+             "--telemetry-days 3650",
+             fx->dns_port);
     fx->main_port = free_port();
     fx->main_pid = server_start(bin, fx->data, fx->main_port, dns_opts, fx->log);
     fx->short_port = free_port();
     fx->short_pid = server_start(bin, fx->data, fx->short_port,
                                  "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
-                                 "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy",
+                                 "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy --telemetry-days 3650",
                                  fx->log);
     if (fx->main_pid < 0 || fx->short_pid < 0)
         return -1;
