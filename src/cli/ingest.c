@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/ingest_pipe.h"
 #include "telemetry/ingest.h"
 
 static double seconds_since(const struct timespec *t0)
@@ -53,11 +54,10 @@ static int close_batch(struct run *r, bool keep)
     return -1;
 }
 
-/* One record: 0, or the exit status after reporting the failure. */
-static int add(struct run *r, json_t *v, const char *where, long pos)
+/* After a record was added (rc 0) or refused: 0, or the exit status once
+ * the failure is reported (and the batch rolled back). */
+static int report(struct run *r, int rc, const char *where, long pos, const char *msg)
 {
-    char msg[TEL_MSG_BUF];
-    int rc = tel_batch_add(r->b, v, msg, sizeof msg);
     if (rc != 0) {
         fprintf(stderr, "parapet: %s %ld: %s\n", where, pos, msg);
         close_batch(r, false);
@@ -68,28 +68,33 @@ static int add(struct run *r, json_t *v, const char *where, long pos)
     return 0;
 }
 
+static int add(struct run *r, json_t *v, const char *where, long pos)
+{
+    char msg[TEL_MSG_BUF];
+    return report(r, tel_batch_add(r->b, v, msg, sizeof msg), where, pos, msg);
+}
+
 static int ingest_stream(struct run *r, FILE *in)
 {
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int rc = 0;
-    while (rc == 0 && (n = getline(&line, &cap, in)) >= 0) {
-        r->line++;
-        if (strspn(line, " \t\r\n") == (size_t)n)
-            continue;
-        json_error_t je;
-        json_t *v = json_loadb(line, (size_t)n, JSON_REJECT_DUPLICATES, &je);
-        if (!v) {
-            fprintf(stderr, "parapet: line %ld: not a JSON object: %s\n", r->line, je.text);
-            close_batch(r, false);
-            rc = 2;
-            break;
-        }
-        rc = add(r, v, "line", r->line);
-        json_decref(v);
+    struct ingest_pipe *p = ingest_pipe_start(in, (int64_t)time(NULL));
+    if (!p) {
+        close_batch(r, false);
+        fprintf(stderr, "parapet: out of memory\n");
+        return 1;
     }
-    free(line);
+    int rc = 0;
+    for (bool last = false; !last && rc == 0;) {
+        struct pipe_block *b = ingest_pipe_next(p);
+        last = b->last;
+        for (size_t i = 0; i < b->n && rc == 0; i++) {
+            struct pipe_item *it = &b->items[i];
+            char msg[TEL_MSG_BUF];
+            int added = it->rc ? it->rc : tel_batch_add_decoded(r->b, &it->rec, &it->loc, msg, sizeof msg);
+            rc = report(r, added, "line", it->line, it->rc ? it->msg : msg);
+        }
+        ingest_pipe_done(p, b);
+    }
+    ingest_pipe_stop(p);
     return rc;
 }
 

@@ -79,32 +79,36 @@ static void fill_country(struct tel_record *rec, struct tel_locator *loc)
     }
 }
 
-int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize)
+int tel_decode(json_t *record, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,
+               size_t msgsize)
+{
+    if (tel_record_decode(record, now, rec, loc, msg, msgsize) != 0)
+        return 1;
+    fill_country(rec, loc);
+    return 0;
+}
+
+int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *in, struct tel_locator *loc, char *msg,
+                          size_t msgsize)
 {
     struct tel_record *rec = &b->recs[b->n];
-    struct tel_locator loc;
-    int rc = tel_record_decode(record, b->now, rec, &loc, msg, msgsize);
-    if (rc == 0) {
-        fill_country(rec, &loc);
-        rc = tel_attribute(b->attr, rec, &loc, msg, msgsize);
-        if (rc < 0)
-            snprintf(msg, msgsize, "the store is not available");
-    } else {
-        rc = 1;
-    }
+    *rec = *in; /* the batch owns it from here */
+    int rc = tel_attribute(b->attr, rec, loc, msg, msgsize);
+    if (rc < 0)
+        snprintf(msg, msgsize, "the store is not available");
     if (rc == 0 && rec->kind == TEL_WAF_LOG) {
-        json_t *path = json_object_get(loc.waf_entry, "http_path");
-        rec->u.waf.entry = json_dumps(loc.waf_entry, JSON_COMPACT);
+        json_t *path = json_object_get(loc->waf_entry, "http_path");
+        rec->u.waf.entry = json_dumps(loc->waf_entry, JSON_COMPACT);
         rec->u.waf.path = strdup(json_string_value(path));
         if (!rec->u.waf.entry || !rec->u.waf.path) {
             rc = -1;
             snprintf(msg, msgsize, "out of memory");
         }
     }
-    json_decref(loc.waf_entry);
+    json_decref(loc->waf_entry);
+    loc->waf_entry = NULL;
     if (rc != 0) {
-        if (rec->kind == TEL_WAF_LOG)
-            tel_record_clear(rec);
+        tel_record_clear(rec);
         return rc;
     }
     b->total.records++;
@@ -113,6 +117,17 @@ int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize
         return -1;
     }
     return 0;
+}
+
+int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize)
+{
+    struct tel_record rec;
+    struct tel_locator loc;
+    if (tel_decode(record, b->now, &rec, &loc, msg, msgsize) != 0) {
+        json_decref(loc.waf_entry);
+        return 1;
+    }
+    return tel_batch_add_decoded(b, &rec, &loc, msg, msgsize);
 }
 
 int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out)

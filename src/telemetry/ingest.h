@@ -28,6 +28,17 @@ struct tel_batch;
 struct tel_batch *tel_batch_begin(struct store *s, int64_t now);
 /* 0 added; 1 bad record (msg: "member: rule"); -1 store failure. */
 int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize);
+
+/* tel_batch_add in two steps, so that decoding (no store: any thread) can
+ * run beside storing: tel_decode fills rec and loc (0, or 1 with msg);
+ * tel_batch_add_decoded attributes and adds them, taking what they own
+ * whatever it answers. */
+struct tel_record;
+struct tel_locator;
+int tel_decode(json_t *record, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,
+               size_t msgsize);
+int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *rec, struct tel_locator *loc, char *msg,
+                          size_t msgsize);
 /* Stores what is still buffered and frees the batch (also after a
  * failure, when it only frees): 0 or -1; *out counts the whole batch. */
 int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out);

@@ -16,6 +16,7 @@ struct reader {
     int64_t now;
     char *msg;
     size_t msgsize;
+    size_t seen; /* members read (present, null included) */
 };
 
 static int fail(struct reader *rd, const char *member, const char *rule)
@@ -28,6 +29,7 @@ static int fail(struct reader *rd, const char *member, const char *rule)
 static int get_str(struct reader *rd, const char *name, bool required, size_t min_len, char *dst, size_t size)
 {
     json_t *v = json_object_get(rd->obj, name);
+    rd->seen += v != NULL;
     if (!v || json_is_null(v)) {
         dst[0] = '\0';
         return required ? fail(rd, name, "is required") : 0;
@@ -49,6 +51,7 @@ static int get_int(struct reader *rd, const char *name, bool required, int64_t m
                    int64_t *out)
 {
     json_t *v = json_object_get(rd->obj, name);
+    rd->seen += v != NULL;
     if (!v || json_is_null(v)) {
         *out = def;
         return required ? fail(rd, name, "is required") : 0;
@@ -97,9 +100,13 @@ static int get_addr(struct reader *rd, const char *name, bool required, bool blo
     return 0;
 }
 
-/* Members other than the kind's own are refused. */
+/* Members other than the kind's own are refused. Called once a kind has
+ * read its members: when it read as many as the object has (besides
+ * "kind"), there is none to name. */
 static int only_members(struct reader *rd, const char *const *names)
 {
+    if (json_object_size(rd->obj) == rd->seen + 1)
+        return 0;
     const char *key;
     json_t *v;
     json_object_foreach(rd->obj, key, v) {
@@ -210,7 +217,7 @@ static int decode_ddos_event(struct reader *rd, struct tel_record *rec, struct t
     struct tel_ddos_event *e = &rec->u.ev;
     char severity[16];
     int64_t p_type;
-    if (only_members(rd, members) || get_id(rd, "alert_id", e->alert_id, sizeof e->alert_id) ||
+    if (get_id(rd, "alert_id", e->alert_id, sizeof e->alert_id) ||
         get_str(rd, "attack_type", true, 1, e->attack_type, sizeof e->attack_type))
         return -1;
     if (strcmp(e->attack_type, "application") == 0 || strcmp(e->attack_type, "mixed") == 0)
@@ -239,7 +246,7 @@ static int decode_ddos_event(struct reader *rd, struct tel_record *rec, struct t
             ip_format(&loc->addr.addr, e->site_ip);
         tel_block_keys(&loc->addr, e->ip_lo, e->ip_hi);
     }
-    return 0;
+    return only_members(rd, members);
 }
 
 /* 63 bits of the SHA-256 of the producer's flow id. */
@@ -261,7 +268,7 @@ static int decode_flow(struct reader *rd, struct tel_record *rec, struct tel_loc
     struct cidr src;
     bool src_present;
     int64_t sport, dport, proto, rate;
-    if (only_members(rd, members) || get_str(rd, "flow_id", true, 1, flow_id, sizeof flow_id) ||
+    if (get_str(rd, "flow_id", true, 1, flow_id, sizeof flow_id) ||
         get_time(rd, "time", true, &f->time) || get_str(rd, "router", true, 1, f->router, sizeof f->router) ||
         get_addr(rd, "src_ip", true, false, &src, &src_present) ||
         get_addr(rd, "dst_ip", true, false, &loc->addr, &loc->has_addr) ||
@@ -289,7 +296,7 @@ static int decode_flow(struct reader *rd, struct tel_record *rec, struct tel_loc
     f->packets *= rate;
     tel_addr_key(&src.addr, f->src);
     tel_addr_key(&loc->addr.addr, f->dst);
-    return 0;
+    return only_members(rd, members);
 }
 
 /* The WAF entry members of document 002 that are plain optional strings. */
@@ -308,7 +315,7 @@ static int decode_waf_log(struct reader *rd, struct tel_record *rec, struct tel_
     char severity[16], src_text[NET_TEXT_MAX], text[TEL_TEXT_MAX + 1];
     struct cidr src;
     bool present;
-    if (only_members(rd, members) || get_id(rd, "_id", w->log_id, sizeof w->log_id) ||
+    if (get_id(rd, "_id", w->log_id, sizeof w->log_id) ||
         get_time(rd, "timestamp", true, &w->timestamp) ||
         get_str(rd, "domain_port_id", true, 1, loc->domain_port_id, sizeof loc->domain_port_id) ||
         get_str(rd, "domain", false, 0, loc->domain, sizeof loc->domain) ||
@@ -343,7 +350,7 @@ static int decode_waf_log(struct reader *rd, struct tel_record *rec, struct tel_
         json_object_set_new(entry, *m, json_string(text));
     }
     loc->waf_entry = entry;
-    return 0;
+    return only_members(rd, members);
 }
 
 static int decode_flow_down(struct reader *rd, struct tel_record *rec, struct tel_locator *loc)
@@ -351,14 +358,14 @@ static int decode_flow_down(struct reader *rd, struct tel_record *rec, struct te
     static const char *const members[] = {"alert_id", "router_name", "site_ip", "site_id", "start_time",
                                           "end_time", NULL};
     struct tel_flow_down *d = &rec->u.down;
-    if (only_members(rd, members) || get_id(rd, "alert_id", d->alert_id, sizeof d->alert_id) ||
+    if (get_id(rd, "alert_id", d->alert_id, sizeof d->alert_id) ||
         get_str(rd, "router_name", true, 1, d->router_name, sizeof d->router_name) || get_site_id(rd, loc) ||
         get_addr(rd, "site_ip", !loc->site_id[0], true, &loc->addr, &loc->has_addr) ||
         get_time(rd, "start_time", true, &d->start_time) || get_time(rd, "end_time", false, &d->end_time))
         return -1;
     if (d->end_time && d->end_time < d->start_time)
         return fail(rd, "end_time", "must not be before start_time");
-    return 0;
+    return only_members(rd, members);
 }
 
 static int decode_bandwidth(struct reader *rd, struct tel_record *rec, struct tel_locator *loc)
@@ -367,7 +374,7 @@ static int decode_bandwidth(struct reader *rd, struct tel_record *rec, struct te
                                           "clean_in", "clean_out", NULL};
     struct tel_bandwidth *b = &rec->u.bw;
     int64_t t;
-    if (only_members(rd, members) || get_site_id(rd, loc) ||
+    if (get_site_id(rd, loc) ||
         get_addr(rd, "site_ip", !loc->site_id[0], false, &loc->addr, &loc->has_addr) ||
         get_time(rd, "time", true, &t) || get_str(rd, "node", false, 0, b->node, sizeof b->node) ||
         get_int(rd, "raw_in", true, 0, INT64_MAX / 4, 0, &b->raw_in) ||
@@ -376,7 +383,7 @@ static int decode_bandwidth(struct reader *rd, struct tel_record *rec, struct te
         get_int(rd, "clean_out", true, 0, INT64_MAX / 4, 0, &b->clean_out))
         return -1;
     b->minute = t - t % 60;
-    return 0;
+    return only_members(rd, members);
 }
 
 int tel_record_decode(json_t *obj, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,

@@ -1,0 +1,156 @@
+/* ingest_pipe.c — see ingest_pipe.h. Two blocks circulate: the reader fills
+ * one while the caller empties the other. */
+#include "cli/ingest_pipe.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "telemetry/ingest.h"
+
+struct ingest_pipe {
+    FILE *in;
+    int64_t now;
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct pipe_block *free_list[2], *full[2];
+    int n_free, n_full;
+    bool stop;
+    long line;
+};
+
+static void decode_line(struct ingest_pipe *p, const char *text, size_t len, struct pipe_item *it)
+{
+    memset(&it->loc, 0, sizeof it->loc);
+    it->line = p->line;
+    json_error_t je;
+    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!v) {
+        it->rc = 1;
+        snprintf(it->msg, sizeof it->msg, "not a JSON object: %s", je.text);
+        return;
+    }
+    it->rc = tel_decode(v, p->now, &it->rec, &it->loc, it->msg, sizeof it->msg);
+    json_decref(v);
+}
+
+/* Fills b from the input: up to a block of non-blank lines, stopping after
+ * a refused one (nothing after it is needed). */
+static void fill(struct ingest_pipe *p, struct pipe_block *b, char **line, size_t *cap)
+{
+    b->n = 0;
+    b->last = false;
+    ssize_t n;
+    while (b->n < PIPE_BLOCK) {
+        if ((n = getline(line, cap, p->in)) < 0) {
+            b->last = true;
+            return;
+        }
+        p->line++;
+        if (strspn(*line, " \t\r\n") == (size_t)n)
+            continue;
+        struct pipe_item *it = &b->items[b->n++];
+        decode_line(p, *line, (size_t)n, it);
+        if (it->rc != 0) {
+            b->last = true;
+            return;
+        }
+    }
+}
+
+static void *reader(void *arg)
+{
+    struct ingest_pipe *p = arg;
+    char *line = NULL;
+    size_t cap = 0;
+    for (bool last = false; !last;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->n_free && !p->stop)
+            pthread_cond_wait(&p->cv, &p->mu);
+        if (p->stop) {
+            pthread_mutex_unlock(&p->mu);
+            break;
+        }
+        struct pipe_block *b = p->free_list[--p->n_free];
+        pthread_mutex_unlock(&p->mu);
+        fill(p, b, &line, &cap);
+        last = b->last;
+        pthread_mutex_lock(&p->mu);
+        p->full[p->n_full++] = b;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    free(line);
+    return NULL;
+}
+
+struct ingest_pipe *ingest_pipe_start(FILE *in, int64_t now)
+{
+    struct ingest_pipe *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->in = in;
+    p->now = now;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    for (int i = 0; i < 2; i++)
+        if ((p->free_list[p->n_free] = calloc(1, sizeof(struct pipe_block))))
+            p->n_free++;
+    if (p->n_free < 2 || pthread_create(&p->thread, NULL, reader, p) != 0) {
+        for (int i = 0; i < p->n_free; i++)
+            free(p->free_list[i]);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+struct pipe_block *ingest_pipe_next(struct ingest_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    while (!p->n_full)
+        pthread_cond_wait(&p->cv, &p->mu);
+    struct pipe_block *b = p->full[0];
+    p->full[0] = p->full[1];
+    p->n_full--;
+    pthread_mutex_unlock(&p->mu);
+    return b;
+}
+
+/* Releases what the items still own (WAF entries of records not added). */
+static void clear_block(struct pipe_block *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        json_decref(b->items[i].loc.waf_entry);
+        b->items[i].loc.waf_entry = NULL;
+    }
+    b->n = 0;
+}
+
+void ingest_pipe_done(struct ingest_pipe *p, struct pipe_block *b)
+{
+    clear_block(b);
+    pthread_mutex_lock(&p->mu);
+    p->free_list[p->n_free++] = b;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void ingest_pipe_stop(struct ingest_pipe *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    pthread_join(p->thread, NULL);
+    for (int i = 0; i < p->n_full; i++) {
+        clear_block(p->full[i]);
+        free(p->full[i]);
+    }
+    for (int i = 0; i < p->n_free; i++)
+        free(p->free_list[i]);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
