@@ -5,7 +5,7 @@
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
-iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3"
+iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmaxmind-db-writer-perl libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

@@ -18,6 +18,7 @@
 #include "server/http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
+#include "telemetry/geo.h"
 #include "telemetry/retention.h"
 
 void config_defaults(struct server_config *c)
@@ -76,6 +77,8 @@ static const struct opt serve_opts[] = {
     {.name = "refresh-ttl"},
     {.name = "code-ttl"},
     {.name = "telemetry-days"},
+    {.name = "geoip-city"},
+    {.name = "geoip-asn"},
     {.name = "account-field"},
     {.name = "trusted-proxy", .repeatable = true},
     {.name = "log-requests", .flag = true},
@@ -116,6 +119,8 @@ static void serve_usage(void)
           "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
           "  --telemetry-days D         keep telemetry D days (35); older records are removed every\n"
           "                             5 minutes, in small transactions\n"
+          "  --geoip-city MMDB --geoip-asn MMDB   MaxMind City and ASN databases: city, coordinates\n"
+          "                             and organisation of attack sources (country: Debian's GeoIP)\n"
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
           "  --log-requests             one line per request on stderr (never the query string)\n"
@@ -237,6 +242,8 @@ static int configure(json_t *a, struct server_config *c)
     if (arg_str(a, "store"))
         c->store.backend = arg_str(a, "store");
     c->log_requests = arg_flag(a, "log-requests");
+    if (geo_configure(arg_str(a, "geoip-city"), arg_str(a, "geoip-asn")) != 0)
+        return -1;
     c->dev = arg_flag(a, "dev");
     size_t i;
     json_t *p;
