@@ -62,11 +62,16 @@ static int open_mmdb(const char *path, MMDB_s *db, bool *have)
 {
     if (!path)
         return 0;
-    int rc = MMDB_open(path, MMDB_MODE_MMAP, db);
+    MMDB_s opened;
+    int rc = MMDB_open(path, MMDB_MODE_MMAP, &opened);
     if (rc != MMDB_SUCCESS) {
         fprintf(stderr, "parapet: %s: %s\n", path, MMDB_strerror(rc));
         return -1;
     }
+    /* configuring again replaces the database (and frees the one before) */
+    if (*have)
+        MMDB_close(db);
+    *db = opened;
     *have = true;
     return 0;
 }
