@@ -267,7 +267,7 @@ static double envelope(const struct attack *a, int64_t t)
 
 /* Whether an attack on this site starts in the hour beginning at h; fills a. */
 static int plan_attack(const struct sim_params *p, const struct sim_site *s, uint64_t sh, int64_t h,
-                       struct attack *a)
+                       double flows_per_min, struct attack *a)
 {
     struct rng r = rng_for(p->seed, sh, h, 1);
     if (unit(&r) >= 1.0 / 30) /* about 0.8 attacks a day per site */
@@ -288,7 +288,7 @@ static int plan_attack(const struct sim_params *p, const struct sim_site *s, uin
         a->peak = 2e8 + 3e9 * unit(&r);
     } else {
         a->kind = (int)below(&r, N_ATTACKS);
-        a->peak = 5 + (double)below(&r, 25);
+        a->peak = 2 + flows_per_min * (0.5 + 2.5 * unit(&r)); /* attack flows: a few times the site's own */
         a->flow_bytes = (uint64_t)(5e8 + 4e9 * unit(&r));
     }
     make_id(a->alert_id, p->seed, sh, 'a', a->start, 0);
@@ -489,7 +489,7 @@ int sim_generate(const struct sim_site *sites, size_t n, const struct sim_params
         int64_t h0 = begin - begin % 3600 - 3600LL * (MAX_ATTACK_MIN / 60 + 1);
         for (int64_t h = h0; h < end && n_attacks < MAX_ATTACKS; h += 3600) {
             struct attack *a = &attacks[n_attacks];
-            if (plan_attack(p, &sites[i], sh, h, a) && attack_end(a) > begin && a->start < end)
+            if (plan_attack(p, &sites[i], sh, h, flows_per_min, a) && attack_end(a) > begin && a->start < end)
                 n_attacks++;
         }
     }
