@@ -229,7 +229,7 @@ static int flow_line(struct out *o, const char *id, int64_t t, const char *route
 
 /* ---- attacks ---- */
 
-enum { MAX_ATTACK_MIN = 180, MAX_ATTACKS = 4096 };
+enum { MAX_ATTACK_MIN = 180 }; /* longer than any attack: 10 + 104 + 22 minutes */
 
 struct attack {
     const struct sim_site *site;
@@ -455,21 +455,15 @@ static void waf_minute(struct out *o, const struct sim_params *p, const struct s
 int sim_generate(const struct sim_site *sites, size_t n, const struct sim_params *p, sim_sink sink, void *arg,
                  struct sim_counts *counts)
 {
-    struct out *op = calloc(1, sizeof *op);
-    struct attack *attacks = calloc(MAX_ATTACKS, sizeof *attacks);
-    if (!op || !attacks) {
-        free(op);
-        free(attacks);
+    struct out *o = calloc(1, sizeof *o); /* its line buffer is big for a thread's stack */
+    struct attack *attacks = NULL;
+    if (!o)
         return -1;
-    }
-    struct out o_unused;
-    (void)o_unused;
     struct sim_counts local = {0};
-#define o (*op)
-    o.sink = sink;
-    o.arg = arg;
-    o.counts = counts ? counts : &local;
-    memset(o.counts, 0, sizeof *o.counts);
+    o->sink = sink;
+    o->arg = arg;
+    o->counts = counts ? counts : &local;
+    memset(o->counts, 0, sizeof *o->counts);
 
     int64_t end = p->end - p->end % 60, begin = end - (int64_t)p->days * 86400;
     size_t n_flow_sites = 0, n_ap = 0;
@@ -481,44 +475,53 @@ int sim_generate(const struct sim_site *sites, size_t n, const struct sim_params
     double waf_per_hour = n_ap ? p->waf_rate * 3600 / (double)n_ap : 0;
 
     /* The attacks touching the window, started up to MAX_ATTACK_MIN before it. */
-    size_t n_attacks = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t n_attacks = 0, cap = 0;
+    for (size_t i = 0; i < n && !o->rc; i++) {
         if (!sites[i].n_blocks)
             continue;
         uint64_t sh = str_hash(sites[i].id);
         int64_t h0 = begin - begin % 3600 - 3600LL * (MAX_ATTACK_MIN / 60 + 1);
-        for (int64_t h = h0; h < end && n_attacks < MAX_ATTACKS; h += 3600) {
-            struct attack *a = &attacks[n_attacks];
-            if (plan_attack(p, &sites[i], sh, h, flows_per_min, a) && attack_end(a) > begin && a->start < end)
-                n_attacks++;
+        for (int64_t h = h0; h < end; h += 3600) {
+            struct attack a;
+            if (!plan_attack(p, &sites[i], sh, h, flows_per_min, &a) || attack_end(&a) <= begin || a.start >= end)
+                continue;
+            if (n_attacks == cap) {
+                struct attack *na = realloc(attacks, (cap = cap ? 2 * cap : 64) * sizeof *na);
+                if (!na) {
+                    o->rc = -1;
+                    break;
+                }
+                attacks = na;
+            }
+            attacks[n_attacks++] = a;
         }
     }
 
-    for (int64_t t = begin; t < end && !o.rc; t += 60) {
+    for (int64_t t = begin; t < end && !o->rc; t += 60) {
         for (size_t i = 0; i < n; i++) {
             const struct sim_site *s = &sites[i];
             if (!s->n_blocks)
                 continue;
             uint64_t sh = str_hash(s->id);
-            normal_flows(&o, p, s, sh, t, flows_per_min);
+            normal_flows(o, p, s, sh, t, flows_per_min);
             if (s->family == SIM_AP)
-                waf_minute(&o, p, s, sh, t, waf_per_hour);
+                waf_minute(o, p, s, sh, t, waf_per_hour);
             else
-                flow_down(&o, p, s, sh, t, end);
+                flow_down(o, p, s, sh, t, end);
         }
         for (size_t k = 0; k < n_attacks; k++) {
             struct attack *a = &attacks[k];
             if (t < a->start || t >= attack_end(a))
                 continue;
             if (a->kind >= 0) {
-                attack_flows(&o, p, a, t);
+                attack_flows(o, p, a, t);
             } else {
                 double bps = a->peak * envelope(a, t);
                 if (bps > a->max_bps)
                     a->max_bps = bps, a->max_pps = bps / 8 / 700;
             }
             if (t + 60 >= attack_end(a)) {
-                attack_event(&o, a, 0);
+                attack_event(o, a, 0);
                 a->done = 1;
             }
         }
@@ -530,15 +533,14 @@ int sim_generate(const struct sim_site *sites, size_t n, const struct sim_params
             for (size_t k = 0; k < n_attacks; k++)
                 if (attacks[k].site == s && attacks[k].kind < 0 && t >= attacks[k].start && t < attack_end(&attacks[k]))
                     extra += attacks[k].peak * envelope(&attacks[k], t);
-            bandwidth(&o, p, s, str_hash(s->id), t, extra);
+            bandwidth(o, p, s, str_hash(s->id), t, extra);
         }
     }
-    for (size_t k = 0; k < n_attacks && !o.rc; k++)
+    for (size_t k = 0; k < n_attacks && !o->rc; k++)
         if (!attacks[k].done && attacks[k].start < end && attacks[k].max_bps > 0)
-            attack_event(&o, &attacks[k], 1);
-    int rc = o.rc;
-#undef o
-    free(op);
+            attack_event(o, &attacks[k], 1);
+    int rc = o->rc;
+    free(o);
     free(attacks);
     return rc;
 }
