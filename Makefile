@@ -3,7 +3,7 @@ CC       ?= cc
 PKGS     := libmicrohttpd gnutls jansson sqlite3 libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread
+LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 TEST_LIBS := $(shell pkg-config --libs libcurl jansson 2>/dev/null)
 
 VARIANT  ?= release

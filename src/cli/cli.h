@@ -8,6 +8,7 @@
 int cli_serve(int argc, char **argv);
 int cli_admin(int argc, char **argv);
 int cli_capture_agent(int argc, char **argv); /* capture_agent.c */
+int cli_simulate(int argc, char **argv);      /* simulate.c */
 int cli_ingest(int argc, char **argv);        /* ingest.c */
 
 /* Opens (creating if needed) the SQLite store of a data directory. */
@@ -20,5 +21,8 @@ void data_path(char *out, size_t size, const char *data_dir, const char *name);
 int dev_seed_and_print(const struct server_config *cfg);
 /* dev_ap.c: the Application Protection part of the dev data set (once). */
 int dev_ap_seed(struct store *s, const char *data_dir, const char *customer_id);
+/* dev_telemetry.c: a month of simulated telemetry, once (recorded in the
+ * credentials object `creds`): 1 seeded, 0 seeded before, -1 failed. */
+int dev_telemetry_seed(const char *data_dir, json_t *creds);
 
 #endif

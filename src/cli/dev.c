@@ -121,6 +121,17 @@ static void print_credentials(const struct server_config *cfg, json_t *d)
     fflush(stdout);
 }
 
+static void save(const char *path, json_t *d)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char *text = json_dumps(d, JSON_INDENT(2));
+    if (fd < 0 || !text || write(fd, text, strlen(text)) < 0)
+        fprintf(stderr, "parapet: --dev: could not write %s\n", path);
+    if (fd >= 0)
+        close(fd);
+    free(text);
+}
+
 int dev_seed_and_print(const struct server_config *cfg)
 {
     char path[4096];
@@ -137,14 +148,10 @@ int dev_seed_and_print(const struct server_config *cfg)
         }
         dev_ap_seed(s, cfg->data_dir, get(json_object_get(d, "customer_1"), "customer_id"));
         s->ops->close(s);
-        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        char *text = json_dumps(d, JSON_INDENT(2));
-        if (fd < 0 || write(fd, text, strlen(text)) < 0)
-            fprintf(stderr, "parapet: --dev: could not write %s\n", path);
-        if (fd >= 0)
-            close(fd);
-        free(text);
+        save(path, d);
     }
+    if (dev_telemetry_seed(cfg->data_dir, d) > 0)
+        save(path, d);
     print_credentials(cfg, d);
     json_decref(d);
     return 0;

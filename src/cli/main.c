@@ -11,7 +11,9 @@ static void usage(void)
         "usage: parapet serve [--dev] [--data DIR] [--listen HOST:PORT] [options]   (parapet serve --help)\n"
         "       parapet admin [--data DIR] <command>                               (parapet admin)\n"
         "       parapet capture-agent [--data DIR] (--interface IF | --pcap FILE) [--once]\n"
-        "       parapet ingest [--data DIR] [--batch N] FILE.jsonl|-                  (docs/telemetry.md)\n",
+        "       parapet ingest [--data DIR] [--batch N] FILE.jsonl|-                  (docs/telemetry.md)\n"
+        "       parapet simulate [--data DIR] --seed N [--days D] [--rate R] [--waf-rate W] [--end T]\n"
+        "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n",
         stderr);
 }
 
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
         return cli_admin(argc - 2, argv + 2);
     if (strcmp(argv[1], "capture-agent") == 0)
         return cli_capture_agent(argc - 2, argv + 2);
+    if (strcmp(argv[1], "simulate") == 0)
+        return cli_simulate(argc - 2, argv + 2);
     if (strcmp(argv[1], "ingest") == 0)
         return cli_ingest(argc - 2, argv + 2);
     usage();
