@@ -47,8 +47,8 @@ static int merge_event(struct store *s, int64_t into, int64_t from)
 static int event_for(struct store *s, const struct tel_record *r, int64_t *weid)
 {
     static const char near_sql[] =
-        "SELECT weid FROM tel_waf_events WHERE port_rid = ?1 AND start_time < ?2 + ?3 AND end_time > ?2 - ?3 "
-        "ORDER BY start_time, weid";
+        "SELECT weid FROM tel_waf_events WHERE port_rid = ?1 AND end_time > ?2 - ?3 AND start_time < ?2 + ?3 "
+        "ORDER BY end_time, weid";
     static const char new_sql[] =
         "INSERT INTO tel_waf_events (event_id, customer_id, site_rid, domain_rid, port_rid, domain_port_id, "
         "domain_name, start_time, end_time, attack_count, severity) "

@@ -6,7 +6,18 @@
 #include <string.h>
 #include <strings.h>
 
-enum { CACHE_SLOTS = 4096, MAX_HITS = 16 };
+enum { CACHE_SLOTS = 4096, PORT_SLOTS = 256, GROUP_SLOTS = 512, MAX_HITS = 16, GROUP_HITS = 32 };
+
+/* The blocks overlapping one /24 (IPv4) or /64 (IPv6): every block that holds
+ * an address of the group is among them (a CIDR holding the address either
+ * holds the whole group or lies inside it), so flows toward any address of
+ * the group are attributed without asking the store again. */
+struct cached_group {
+    bool used, complete; /* complete: all the group's blocks fit in hits */
+    struct cidr group;
+    size_t n;
+    struct block_hit hits[GROUP_HITS];
+};
 
 struct cached_place {
     bool used, found;
@@ -14,9 +25,21 @@ struct cached_place {
     struct tel_place place;
 };
 
+/* A WAF entry's domain port, its domain and site (found or not). */
+struct cached_port {
+    bool used, found;
+    char id[RES_ID_MAX + 1];
+    int64_t port_rid, domain_rid;
+    char domain_id[RES_ID_MAX + 1];
+    char domain_name[sizeof ((struct tel_waf_log *)0)->domain_name];
+    struct tel_place place;
+};
+
 struct tel_attributor {
     struct store *s;
     struct cached_place cache[CACHE_SLOTS];
+    struct cached_port ports[PORT_SLOTS];
+    struct cached_group groups[GROUP_SLOTS];
 };
 
 struct tel_attributor *tel_attributor_new(struct store *s)
@@ -46,18 +69,68 @@ static bool is_site(const char *kind)
     return strcmp(kind, "op.site") == 0 || strcmp(kind, "cp.site") == 0 || strcmp(kind, "ap.site") == 0;
 }
 
+static uint32_t hash_bytes(const void *p, size_t len)
+{
+    const uint8_t *b = p;
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 16777619u;
+    return h;
+}
+
+/* The group's blocks when c is one address and they are few; else NULL. */
+static const struct cached_group *group_of(struct tel_attributor *a, const struct cidr *c, int *rc)
+{
+    int width = c->addr.family == NET_V4 ? 32 : 128;
+    *rc = 0;
+    if (c->prefix != width)
+        return NULL;
+    struct cidr g;
+    memset(&g, 0, sizeof g);
+    g.addr.family = c->addr.family;
+    g.prefix = c->addr.family == NET_V4 ? 24 : 64;
+    memcpy(g.addr.b, c->addr.b, (size_t)g.prefix / 8);
+    struct cached_group *slot = &a->groups[hash_bytes(g.addr.b, sizeof g.addr.b) % GROUP_SLOTS];
+    if (!slot->used || !cidr_equal(&slot->group, &g)) {
+        struct block_filter any = {0};
+        size_t n = 0;
+        if (a->s->ops->blocks_overlapping(a->s, &g, &any, slot->hits, GROUP_HITS, &n) != STORE_OK) {
+            slot->used = false;
+            *rc = -1;
+            return NULL;
+        }
+        slot->used = true;
+        slot->group = g;
+        slot->complete = n < GROUP_HITS;
+        slot->n = n < GROUP_HITS ? n : GROUP_HITS;
+    }
+    return slot->complete ? slot : NULL;
+}
+
 /* The protected holders of a block: the site (top level) and the most
  * specific holder whose block contains all of c. */
 static int place_of_block(struct tel_attributor *a, const struct cidr *c, struct tel_place *out, bool *found)
 {
-    struct block_hit hits[MAX_HITS];
+    struct block_hit own[MAX_HITS];
+    const struct block_hit *hits = own;
     size_t n = 0;
-    struct block_filter any = {0};
     *found = false;
-    if (a->s->ops->blocks_overlapping(a->s, c, &any, hits, MAX_HITS, &n) != STORE_OK)
+    int rc;
+    const struct cached_group *g = group_of(a, c, &rc);
+    if (rc != 0)
         return -1;
+    if (g) {
+        hits = g->hits;
+        n = g->n;
+    } else {
+        struct block_filter any = {0};
+        if (a->s->ops->blocks_overlapping(a->s, c, &any, own, MAX_HITS, &n) != STORE_OK)
+            return -1;
+        if (n > MAX_HITS)
+            n = MAX_HITS;
+    }
     int best = -1, site = -1;
-    for (size_t i = 0; i < n && i < MAX_HITS; i++) {
+    for (size_t i = 0; i < n; i++) {
         if (!cidr_contains(&hits[i].block, c))
             continue;
         if (is_site(hits[i].kind))
@@ -111,10 +184,7 @@ static int place_of_addr(struct tel_attributor *a, const struct cidr *c, struct 
     uint8_t key[TEL_ADDR_KEY + 1];
     tel_addr_key(&c->addr, key);
     key[TEL_ADDR_KEY] = (uint8_t)c->prefix;
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < sizeof key; i++)
-        h = (h ^ key[i]) * 16777619u;
-    struct cached_place *slot = &a->cache[h % CACHE_SLOTS];
+    struct cached_place *slot = &a->cache[hash_bytes(key, sizeof key) % CACHE_SLOTS];
     if (slot->used && memcmp(slot->key, key, sizeof key) == 0) {
         *found = slot->found;
         *out = slot->place;
@@ -163,38 +233,71 @@ static int fail(char *msg, size_t size, const char *member, const char *what, in
     return rc;
 }
 
+static uint32_t hash_text(const char *t)
+{
+    uint32_t h = 2166136261u;
+    for (; *t; t++)
+        h = (h ^ (uint8_t)*t) * 16777619u;
+    return h;
+}
+
+/* The domain port named by id with its domain and site, through the cache. */
+static int port_lookup(struct tel_attributor *a, const char *id, struct cached_port **out)
+{
+    struct cached_port *c = &a->ports[hash_text(id) % PORT_SLOTS];
+    *out = c;
+    if (c->used && strcmp(c->id, id) == 0)
+        return 0;
+    memset(c, 0, sizeof *c);
+    struct res_query q = {.kind = "ap.domain_port"};
+    struct resource port, domain, site;
+    int rc = a->s->ops->res_get(a->s, &q, id, NULL, &port);
+    resource_clear(&port);
+    if (rc != STORE_OK && rc != STORE_NOT_FOUND)
+        return -1;
+    if (rc == STORE_OK) {
+        if (a->s->ops->res_get_rid(a->s, port.parent_rid, &domain) != STORE_OK)
+            return -1;
+        resource_clear(&domain);
+        if (a->s->ops->res_get_rid(a->s, domain.parent_rid, &site) != STORE_OK)
+            return -1;
+        resource_clear(&site);
+        c->found = true;
+        c->port_rid = port.rid;
+        c->domain_rid = domain.rid;
+        snprintf(c->domain_id, sizeof c->domain_id, "%s", domain.id);
+        snprintf(c->domain_name, sizeof c->domain_name, "%s", domain.name);
+        strcpy(c->place.family, "ap");
+        snprintf(c->place.customer_id, sizeof c->place.customer_id, "%s", site.customer_id);
+        c->place.site_rid = c->place.holder_rid = site.rid;
+        snprintf(c->place.holder_kind, sizeof c->place.holder_kind, "ap.site");
+    }
+    snprintf(c->id, sizeof c->id, "%s", id);
+    c->used = true;
+    return 0;
+}
+
 /* A WAF entry's domain port, its domain and site. */
 static int attribute_waf(struct tel_attributor *a, struct tel_record *rec, struct tel_locator *loc, char *msg,
                          size_t size)
 {
     struct tel_waf_log *w = &rec->u.waf;
-    struct res_query q = {.kind = "ap.domain_port"};
-    struct resource port, domain, site;
-    int rc = a->s->ops->res_get(a->s, &q, loc->domain_port_id, NULL, &port);
-    resource_clear(&port);
-    if (rc == STORE_NOT_FOUND)
+    struct cached_port *c;
+    if (port_lookup(a, loc->domain_port_id, &c) != 0)
+        return -1;
+    if (!c->found)
         return fail(msg, size, "domain_port_id", "no such domain port", 1);
-    if (rc != STORE_OK || a->s->ops->res_get_rid(a->s, port.parent_rid, &domain) != STORE_OK)
-        return -1;
-    resource_clear(&domain);
-    if (a->s->ops->res_get_rid(a->s, domain.parent_rid, &site) != STORE_OK)
-        return -1;
-    resource_clear(&site);
-    if (loc->domain_id[0] && strcmp(loc->domain_id, domain.id) != 0)
+    if (loc->domain_id[0] && strcmp(loc->domain_id, c->domain_id) != 0)
         return fail(msg, size, "domain_id", "is not the domain of domain_port_id", 1);
-    if (loc->domain[0] && strcasecmp(loc->domain, domain.name) != 0)
+    if (loc->domain[0] && strcasecmp(loc->domain, c->domain_name) != 0)
         return fail(msg, size, "domain", "is not the domain of domain_port_id", 1);
-    memset(&rec->place, 0, sizeof rec->place);
-    strcpy(rec->place.family, "ap");
-    snprintf(rec->place.customer_id, sizeof rec->place.customer_id, "%s", site.customer_id);
-    rec->place.site_rid = rec->place.holder_rid = site.rid;
-    snprintf(rec->place.holder_kind, sizeof rec->place.holder_kind, "ap.site");
-    w->domain_rid = domain.rid;
-    w->port_rid = port.rid;
-    snprintf(w->domain_port_id, sizeof w->domain_port_id, "%s", port.id);
-    snprintf(w->domain_name, sizeof w->domain_name, "%s", domain.name);
-    json_object_set_new(loc->waf_entry, "domain", json_string(domain.name));
-    json_object_set_new(loc->waf_entry, "domain_id", json_string(domain.id));
+    rec->place = c->place;
+    w->domain_rid = c->domain_rid;
+    w->port_rid = c->port_rid;
+    snprintf(w->domain_port_id, sizeof w->domain_port_id, "%s", c->id);
+    snprintf(w->domain_name, sizeof w->domain_name, "%s", c->domain_name);
+    json_object_set_new(loc->waf_entry, "domain", json_string(c->domain_name));
+    json_object_set_new(loc->waf_entry, "domain_id", json_string(c->domain_id));
     return 0;
 }
 

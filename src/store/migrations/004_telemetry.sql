@@ -108,7 +108,9 @@ CREATE TABLE tel_waf_events (
     severity INTEGER NOT NULL               -- 0 low, 1 medium, 2 high: the highest of its entries
 );
 CREATE INDEX tel_waf_events_by_site ON tel_waf_events(site_rid, start_time);
-CREATE INDEX tel_waf_events_by_port ON tel_waf_events(port_rid, start_time);
+-- by end: a port's events never overlap (entries that bridge two merge them),
+-- so the events near an entry are the first ones ending after it minus the gap
+CREATE INDEX tel_waf_events_by_port ON tel_waf_events(port_rid, end_time);
 
 -- Counts per WAF event and dimension (1 attack type, 2 source country, 3 URL path).
 CREATE TABLE tel_waf_event_counts (
