@@ -299,7 +299,8 @@ static void attack_flows(struct out *o, const struct sim_params *p, struct attac
 {
     double env = envelope(a, t);
     const struct attack_kind *k = &ATTACKS[a->kind];
-    struct rng r = rng_for(p->seed, a->site_h, t, 2);
+    /* attacks of one site may overlap: each draws and names its own flows */
+    struct rng r = rng_for(p->seed, a->site_h, t, 2 ^ ((uint64_t)a->start << 8));
     long n = draw_count(&r, a->peak * env);
     if (n < 1)
         n = 1;
@@ -314,7 +315,8 @@ static void attack_flows(struct out *o, const struct sim_params *p, struct attac
         sum_bytes += bytes;
         sum_pkts += pkts;
         int drop = unit(&r) < a->drop;
-        make_id(id, p->seed, a->site_h, 'x', t, i);
+        snprintf(id, sizeof id, "sim%08llx-%010llx-x%lld-%lld.%ld", (unsigned long long)(p->seed & 0xffffffffULL),
+                 (unsigned long long)(a->site_h & 0xffffffffffULL), (long long)t, (long long)a->start, i);
         int sport = k->src_port ? k->src_port : 1024 + (int)below(&r, 64511);
         int dport = k->dst_port ? k->dst_port : (int)below(&r, 65536);
         if (k->proto == 1) /* ICMP: no ports */

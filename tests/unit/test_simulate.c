@@ -188,5 +188,46 @@ TEST(event_peak_is_the_flows_peak)
     free(t.data);
 }
 
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every record id is unique, also over a window long enough for a site's
+ * attacks to overlap (a re-used id would make ingest drop a real record). */
+TEST(ids_are_unique)
+{
+    size_t n;
+    struct sim_site *s = sites(&n);
+    struct sim_params p = {.seed = 5, .days = 40, .rate = 0.002, .waf_rate = 0.001, .end = END};
+    struct text t = {0};
+    struct sim_counts c;
+    CHECK_INT(sim_generate(s, n, &p, collect, &t, &c), 0);
+    char **ids = calloc((size_t)t.lines, sizeof *ids);
+    size_t k = 0;
+    static const char *const id_members[] = {"\"flow_id\":\"", "\"alert_id\":\"", "\"_id\":\""};
+    for (char *line = t.data, *nl; line && *line && k < (size_t)t.lines; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        for (size_t m = 0; m < 3; m++) {
+            char *at = strstr(line, id_members[m]);
+            if (at && (!nl || at < nl)) {
+                /* the kind as well: a flow-down and a DDoS event are separate ids */
+                ids[k++] = strndup(line, (size_t)(strchr(at + strlen(id_members[m]), '"') - line));
+                break;
+            }
+        }
+    }
+    CHECK_INT((long)k, t.lines - c.bandwidth);
+    qsort(ids, k, sizeof *ids, cmp_text);
+    long repeated = 0;
+    for (size_t i = 1; i < k; i++)
+        repeated += strcmp(ids[i - 1], ids[i]) == 0;
+    CHECK_INT(repeated, 0);
+    for (size_t i = 0; i < k; i++)
+        free(ids[i]);
+    free(ids);
+    free(t.data);
+}
+
 UNIT_MAIN(UNIT_CASE(same_seed_same_bytes), UNIT_CASE(records_of_the_documented_kinds),
-          UNIT_CASE(event_peak_is_the_flows_peak))
+          UNIT_CASE(event_peak_is_the_flows_peak), UNIT_CASE(ids_are_unique))
