@@ -35,11 +35,20 @@ struct cached_port {
     struct tel_place place;
 };
 
+/* A site named by id (found or not). */
+struct cached_site {
+    bool used, found;
+    char id[RES_ID_MAX + 1];
+    struct tel_place place;
+};
+
 struct tel_attributor {
     struct store *s;
+    struct cached_site sites[PORT_SLOTS];
     struct cached_place cache[CACHE_SLOTS];
     struct cached_port ports[PORT_SLOTS];
     struct cached_group groups[GROUP_SLOTS];
+    struct cached_port no_port; /* the answer for an id too long to be one */
 };
 
 struct tel_attributor *tel_attributor_new(struct store *s)
@@ -202,11 +211,23 @@ static int place_of_addr(struct tel_attributor *a, const struct cidr *c, struct 
     return 0;
 }
 
-/* A site named by id: any family's site kind. */
+static uint32_t hash_text(const char *t)
+{
+    return hash_bytes(t, strlen(t));
+}
+
+/* A site named by id: any family's site kind (cached for the batch). */
 static int place_of_site_id(struct tel_attributor *a, const char *site_id, struct tel_place *out, bool *found)
 {
     static const char *const kinds[] = {"op.site", "cp.site", "ap.site"};
+    struct cached_site *c = &a->sites[hash_text(site_id) % PORT_SLOTS];
+    if (c->used && strcmp(c->id, site_id) == 0) {
+        *found = c->found;
+        *out = c->place;
+        return 0;
+    }
     *found = false;
+    c->used = false;
     for (size_t i = 0; i < 3; i++) {
         struct res_query q = {.kind = kinds[i]};
         struct resource site;
@@ -222,7 +243,14 @@ static int place_of_site_id(struct tel_attributor *a, const char *site_id, struc
         out->site_rid = out->holder_rid = site.rid;
         snprintf(out->holder_kind, sizeof out->holder_kind, "%s", kinds[i]);
         *found = true;
-        return 0;
+        break;
+    }
+    if (strlen(site_id) < sizeof c->id) {
+        c->used = true;
+        c->found = *found;
+        snprintf(c->id, sizeof c->id, "%s", site_id);
+        if (*found)
+            c->place = *out;
     }
     return 0;
 }
@@ -233,17 +261,13 @@ static int fail(char *msg, size_t size, const char *member, const char *what, in
     return rc;
 }
 
-static uint32_t hash_text(const char *t)
-{
-    uint32_t h = 2166136261u;
-    for (; *t; t++)
-        h = (h ^ (uint8_t)*t) * 16777619u;
-    return h;
-}
-
 /* The domain port named by id with its domain and site, through the cache. */
 static int port_lookup(struct tel_attributor *a, const char *id, struct cached_port **out)
 {
+    if (strlen(id) > RES_ID_MAX) {
+        *out = &a->no_port;
+        return 0;
+    }
     struct cached_port *c = &a->ports[hash_text(id) % PORT_SLOTS];
     *out = c;
     if (c->used && strcmp(c->id, id) == 0)
