@@ -13,6 +13,9 @@ int cli_ingest(int argc, char **argv);        /* ingest.c */
 
 /* Opens (creating if needed) the SQLite store of a data directory. */
 struct store *cli_open_store(const char *data_dir);
+/* The same with a page cache of cache_kb per connection (bulk loads). */
+struct store *cli_open_store_sized(const char *data_dir, int cache_kb);
+enum { CLI_BULK_CACHE_KB = 32768 };
 /* "<data_dir>/<name>" into out. */
 void data_path(char *out, size_t size, const char *data_dir, const char *name);
 

@@ -22,11 +22,16 @@ static int make_dir(const char *path)
 
 struct store *cli_open_store(const char *data_dir)
 {
+    return cli_open_store_sized(data_dir, 0);
+}
+
+struct store *cli_open_store_sized(const char *data_dir, int cache_kb)
+{
     char db[4096];
     if (make_dir(data_dir) != 0)
         return NULL;
     data_path(db, sizeof db, data_dir, "parapet.db");
-    struct store_config cfg = {.backend = "sqlite", .path = db};
+    struct store_config cfg = {.backend = "sqlite", .path = db, .cache_kb = cache_kb};
     struct store *s = store_open(&cfg);
     /* The catalogue's shipped defaults, on the first start (and for any key
      * a newer version ships); a source that cannot be read is reported and

@@ -145,7 +145,7 @@ int cli_ingest(int argc, char **argv)
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = 1;
-    if ((r.s = cli_open_store(data)) && open_batch(&r) == 0) {
+    if ((r.s = cli_open_store_sized(data, CLI_BULK_CACHE_KB)) && open_batch(&r) == 0) {
         int c = fgetc(in);
         while (c == ' ' || c == '\t' || c == '\r' || c == '\n')
             c = fgetc(in);

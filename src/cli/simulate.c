@@ -94,7 +94,7 @@ int cli_simulate(int argc, char **argv)
     struct sim_params p = {.seed = (uint64_t)seed, .days = (int)days, .rate = rate, .waf_rate = waf_rate,
                            .end = (int64_t)end};
     const char *dir = arg_str(a, "data");
-    if (!(s = cli_open_store(dir ? dir : "./parapet-data"))) {
+    if (!(s = cli_open_store_sized(dir ? dir : "./parapet-data", CLI_BULK_CACHE_KB))) {
         rc = 1;
         goto done;
     }

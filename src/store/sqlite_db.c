@@ -2,6 +2,7 @@
  * migrations, the statement cache and transactions. */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,8 @@ static int after_commit(void *ctx, sqlite3 *db, const char *name, int wal_pages)
     return SQLITE_OK;
 }
 
+static atomic_int conn_cache_kb; /* 0: SQLite's default (2 MB) */
+
 int db_conn_open(struct sqlite_conn *c, const char *path)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -212,6 +215,12 @@ int db_conn_open(struct sqlite_conn *c, const char *path)
     if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")) {
         sqlite3_close(db);
         return -1;
+    }
+    int cache_kb = atomic_load(&conn_cache_kb);
+    if (cache_kb > 0) {
+        char pragma[48];
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size=-%d", cache_kb);
+        exec_sql(db, pragma);
     }
     c->version = data_version_open(sqlite3_db_filename(db, "main"));
     sqlite3_wal_hook(db, after_commit, c);
@@ -238,6 +247,11 @@ void sqlite_close(struct store *s)
         writer_put(d->writer);
     db_conn_close(&d->own);
     free(d);
+}
+
+void sqlite_set_cache_kb(int cache_kb)
+{
+    atomic_store(&conn_cache_kb, cache_kb);
 }
 
 struct store *sqlite_store_open(const char *path)

@@ -8,8 +8,11 @@
 
 struct store *store_open(const struct store_config *cfg)
 {
-    if (!cfg->backend || strcmp(cfg->backend, "sqlite") == 0)
+    if (!cfg->backend || strcmp(cfg->backend, "sqlite") == 0) {
+        if (cfg->cache_kb > 0)
+            sqlite_set_cache_kb(cfg->cache_kb);
         return sqlite_store_open(cfg->path);
+    }
     fprintf(stderr, "parapet: unknown store backend '%s' (available: sqlite)\n", cfg->backend);
     return NULL;
 }

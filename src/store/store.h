@@ -312,6 +312,8 @@ struct store {
 struct store_config {
     const char *backend;
     const char *path; /* sqlite: database file */
+    int cache_kb;     /* page cache of each connection the process opens; 0: the backend's default.
+                         Bulk loaders (parapet ingest) give it more: the roll-up indexes stay in memory */
 };
 
 /* Open one connection; NULL (with a message on stderr) on failure. The first
