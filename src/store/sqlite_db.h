@@ -139,6 +139,11 @@ int sq_ingest_token_revoke(struct store *s, const char *id);
 int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out);
 int sq_tel_purge(struct store *s, int64_t before, long max_rows, long *removed);
 /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
+int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t **rows, long *total);
+int sq_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int64_t to, enum tel_status status,
+                           json_t **rows);
+int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
+                       int64_t *packets);
 
 /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
 

@@ -68,6 +68,9 @@ const struct store_ops sqlite_ops = {
 .tel_ingest = sq_tel_ingest,
 .tel_purge = sq_tel_purge,
     /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
+    .tel_events_list = sq_tel_events_list,
+    .tel_flow_downs_list = sq_tel_flow_downs_list,
+    .tel_site_volume = sq_tel_site_volume,
 
     /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
 

@@ -299,6 +299,18 @@ struct store_ops {
     int (*tel_purge)(struct store *s, int64_t before, long max_rows, long *removed);
 
     /* ---- telemetry: Origin Protection and CleanPipe dashboard reads (sqlite_tel_op.c) ---- */
+    /* The events q selects, newest first (start_time, then alert_id): rows
+     * {alert_id, attack_type, start_time, end_time (null while ongoing),
+     * max_bps, max_pps, severity (enum tel_severity), site_ip, profile_name,
+     * profile_desc, p_type, site_rid}; *total counts them before paging. */
+    int (*tel_events_list)(struct store *s, const struct tel_event_query *q, json_t **rows, long *total);
+    /* A site's flow-down events overlapping [from, to], newest first: rows
+     * {alert_id, router_name, start_time, end_time (null while ongoing)}. */
+    int (*tel_flow_downs_list)(struct store *s, int64_t site_rid, int64_t from, int64_t to,
+                               enum tel_status status, json_t **rows);
+    /* Bytes and packets of a site's flows in the minutes [from, to). */
+    int (*tel_site_volume)(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
+                           int64_t *packets);
 
     /* ---- telemetry: Application Protection dashboard reads (sqlite_tel_ap.c) ---- */
 };

@@ -94,6 +94,25 @@ struct tel_record {
     } u;
 };
 
+/* ---- reads for the dashboards ---- */
+
+/* Event status filters of the lists (documents 001: 1 ongoing, 0 stopped). */
+enum tel_status { TEL_STOPPED = 0, TEL_ONGOING = 1, TEL_ANY = 2 };
+
+/* Which DDoS events a list shows: a family's events of one customer that
+ * overlap [from, to] (an ongoing event runs until now), optionally only of
+ * some sites, one status, one alert_id or site_ip. */
+struct tel_event_query {
+    const char *family;      /* "op", "cp", "ap" */
+    const char *customer_id;
+    const int64_t *site_rids; /* n_sites of them; NULL: all the customer's sites */
+    size_t n_sites;
+    int64_t from, to;
+    enum tel_status status;
+    const char *alert_id, *site_ip; /* NULL: any */
+    long offset, limit;
+};
+
 /* What an ingest did. */
 struct tel_ingest_result {
     long records, stored, duplicates;

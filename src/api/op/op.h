@@ -25,6 +25,11 @@ json_t *op_site_json(const struct resource *site, const json_t *plans);
 int op_sites_list(struct req *r);
 int op_token_sites_list(struct req *r);
 int op_site_report(struct req *r);
+/* dashboard.c, dashboard_flow_down.c: {OPD}/site/{site_id}/... */
+int op_dash_events(struct req *r);
+int op_dash_is_under_attack(struct req *r);
+int op_dash_current_traffic(struct req *r);
+int op_dash_flow_down_events(struct req *r);
 /* capture.c */
 int op_capture_create(struct req *r);
 int op_capture_get(struct req *r);

@@ -1,0 +1,38 @@
+/* dashboard.h — what the dashboard handlers of Origin Protection and
+ * CleanPipe share (docs/decisions.md, "Dashboards"): the time windows of the
+ * lists with their defaults and maximum spans, and a DDoS event as the lists
+ * answer it, in each family's severity scale. */
+#ifndef PARAPET_API_DASHBOARD_H
+#define PARAPET_API_DASHBOARD_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/req.h"
+
+enum dash_time_format {
+    DASH_TEXT,  /* 'year-month-day hour:minute:second', UTC */
+    DASH_STAMP, /* a 10-digit timestamp */
+};
+
+/* The window of a list: start_time and end_time read in `format`; an absent
+ * start_time is default_start, an absent end_time default_end (or, when
+ * default_end is 0, start + max_span). end before start, or a span over
+ * max_span, is refused with a clear 400 (replied: -1). */
+struct dash_window_rule {
+    enum dash_time_format format;
+    int64_t default_start, default_end, max_span;
+    const char *span_text; /* "31 days" */
+};
+int dash_window(struct req *r, const struct dash_window_rule *rule, int64_t *from, int64_t *to);
+
+/* 31 days, the documents' list span. */
+enum { DASH_DAY = 86400, DASH_MONTH_SPAN = 31 * DASH_DAY };
+
+/* A stored event row (store_ops.tel_events_list) as document 001's DDoS
+ * event in `family`'s scale ("op": 0 low, 1 high, 2 medium, 3 blackhole;
+ * "cp": 1 low ... 4 blackhole with severity_level and p_type). end_time is
+ * 0 and duration runs to `now` while the event is ongoing. New reference. */
+json_t *dash_event_json(const json_t *row, const char *family, const char *site_name, int64_t now);
+
+#endif
