@@ -142,6 +142,7 @@ int sq_tel_purge(struct store *s, int64_t before, long max_rows, long *removed);
 int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t **rows, long *total);
 int sq_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int64_t to, enum tel_status status,
                            json_t **rows);
+int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped);
 int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets);
 

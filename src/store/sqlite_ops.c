@@ -70,6 +70,7 @@ const struct store_ops sqlite_ops = {
     /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */
     .tel_events_list = sq_tel_events_list,
     .tel_flow_downs_list = sq_tel_flow_downs_list,
+    .tel_event_stop = sq_tel_event_stop,
     .tel_site_volume = sq_tel_site_volume,
 
     /* telemetry reads: Application Protection (sqlite_tel_ap.c) */

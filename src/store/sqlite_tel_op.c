@@ -94,6 +94,30 @@ int sq_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int6
     return db_rows_json(s, st, rows);
 }
 
+/* Host events first, while the network event still says which they are. */
+int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped)
+{
+    static const char hosts_sql[] =
+        "UPDATE tel_ddos_events SET end_time = ?2, stopped_by = 'api' WHERE end_time IS NULL "
+        "AND holder_kind = 'cp.host' AND EXISTS (SELECT 1 FROM tel_ddos_events n WHERE n.alert_id = ?1 "
+        "AND n.end_time IS NULL AND n.site_rid = tel_ddos_events.site_rid AND n.ip_lo <= tel_ddos_events.ip_lo "
+        "AND tel_ddos_events.ip_hi <= n.ip_hi AND n.alert_id <> tel_ddos_events.alert_id)";
+    static const char event_sql[] =
+        "UPDATE tel_ddos_events SET end_time = ?2, stopped_by = 'api' WHERE end_time IS NULL AND alert_id = ?1";
+    *stopped = 0;
+    for (int pass = hosts_too ? 0 : 1; pass < 2; pass++) {
+        sqlite3_stmt *st = db_stmt(s, pass == 0 ? hosts_sql : event_sql);
+        if (!st)
+            return STORE_ERROR;
+        BIND_TEXT(st, 1, alert_id);
+        sqlite3_bind_int64(st, 2, now);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+        *stopped += sqlite3_changes(DB(s)->db);
+    }
+    return STORE_OK;
+}
+
 int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets)
 {

@@ -308,6 +308,10 @@ struct store_ops {
      * {alert_id, router_name, start_time, end_time (null while ongoing)}. */
     int (*tel_flow_downs_list)(struct store *s, int64_t site_rid, int64_t from, int64_t to,
                                enum tel_status status, json_t **rows);
+    /* Closes the ongoing event alert_id at `now` (stopped by the API) and,
+     * with hosts_too, the ongoing host events of its site whose addresses lie
+     * inside its own; *stopped counts them (0: it was not ongoing). */
+    int (*tel_event_stop)(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped);
     /* Bytes and packets of a site's flows in the minutes [from, to). */
     int (*tel_site_volume)(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                            int64_t *packets);

@@ -147,10 +147,17 @@ static char *form_encode(json_t *form)
 static struct answer call(const char *method, const char *path, const char *token, json_t *json,
                           const char *ca_file)
 {
-    char url[2048];
-    const char *base = strncmp(path, "/oauth", 6) == 0 ? var_get("BASE") : var_get("API");
-    snprintf(url, sizeof url, "%s%s%saccess_token=%s", base, path, strchr(path, '?') ? "&" : "?",
-             token ? token : "");
+    char url[2048], bearer[512];
+    /* telemetry a recipe needs (DDoS events) comes through the operator's
+     * ingest, with its bearer token ("bearer" of a recipe's create) */
+    bool ingest = token && strncmp(token, "Bearer ", 7) == 0;
+    const char *base =
+        strncmp(path, "/oauth", 6) == 0 || strncmp(path, "/ingest", 7) == 0 ? var_get("BASE") : var_get("API");
+    if (ingest)
+        snprintf(url, sizeof url, "%s%s", base, path);
+    else
+        snprintf(url, sizeof url, "%s%s%saccess_token=%s", base, path, strchr(path, '?') ? "&" : "?",
+                 token ? token : "");
     /* a body is JSON, or {"form": {...}} for a form */
     json_t *form = json_object_get(json, "form");
     char *text = form ? form_encode(form) : json ? json_dumps(json, JSON_COMPACT) : NULL;
@@ -160,6 +167,10 @@ static struct answer call(const char *method, const char *path, const char *toke
         rq.body_len = strlen(text);
         rq.headers[rq.nheaders++] =
             form ? "Content-Type: application/x-www-form-urlencoded" : "Content-Type: application/json";
+    }
+    if (ingest) {
+        snprintf(bearer, sizeof bearer, "Authorization: %s", token);
+        rq.headers[rq.nheaders++] = bearer;
     }
     struct http_response rs;
     http_do(&rq, &rs);
@@ -192,8 +203,13 @@ static int create(json_t *recipe, json_t *all, const char *ca_file)
         return FAIL("recipe %s: no value for {%s} yet (order the recipes)", name, missing);
     json_t *body = json_object_get(c, "form") ? json_pack("{s:O}", "form", json_object_get(c, "form"))
                                               : json_deep_copy(json_object_get(c, "json"));
-    struct answer a = call(json_string_value(json_object_get(c, "method")), path,
-                           value_of(json_string_value(json_object_get(recipe, "token"))), body, ca_file);
+    char bearer[512];
+    const char *token = value_of(json_string_value(json_object_get(recipe, "token")));
+    if (json_object_get(c, "bearer")) {
+        snprintf(bearer, sizeof bearer, "Bearer %s", value_of(json_string_value(json_object_get(c, "bearer"))));
+        token = bearer;
+    }
+    struct answer a = call(json_string_value(json_object_get(c, "method")), path, token, body, ca_file);
     json_decref(body);
     json_t *reply = json_loads(a.body, 0, NULL);
     const char *id_path = json_string_value(json_object_get(recipe, "id"));

@@ -67,6 +67,9 @@ int cp_site_list_switch(struct req *r);
 int cp_host_list_set(struct req *r);
 int cp_host_list_get(struct req *r);
 int cp_host_list_switch(struct req *r);
+/* ---- dashboard.c: {CPC}/dashboard/ddos_events and .../ddos_event/{event_id}/stop ---- */
+int cp_dash_events(struct req *r);
+int cp_dash_stop(struct req *r);
 /* ---- tcp_option.c ---- */
 int cp_tcp_filter_sets_set(struct req *r);
 int cp_tcp_policy_get(struct req *r);
