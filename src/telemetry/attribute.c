@@ -245,10 +245,11 @@ static int place_of_site_id(struct tel_attributor *a, const char *site_id, struc
         *found = true;
         break;
     }
-    if (strlen(site_id) < sizeof c->id) {
+    size_t len = strlen(site_id);
+    if (len < sizeof c->id) { /* a longer one is no site id: not kept */
         c->used = true;
         c->found = *found;
-        snprintf(c->id, sizeof c->id, "%s", site_id);
+        memcpy(c->id, site_id, len + 1);
         if (*found)
             c->place = *out;
     }
