@@ -109,9 +109,12 @@ int sq_res_create(struct store *s, const struct res_kind *k, struct resource *r)
         snprintf(scope, sizeof scope, "r:%lld", (long long)r->parent_rid);
     else if (k->name_scope == RES_NAME_IN_PARENT)
         snprintf(scope, sizeof scope, "c:%s", r->customer_id);
-    static const char sql[] = "INSERT INTO resources (kind, id, customer_id, parent_rid, name, name_scope, "
-                              "restricts, doc, created_at, "
-                              "updated_at, version) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)";
+    /* the rid above every rid there is or was (migration 005: never reused) */
+    static const char sql[] = "INSERT INTO resources (rid, kind, id, customer_id, parent_rid, name, name_scope, "
+                              "restricts, doc, created_at, updated_at, version) VALUES ("
+                              "max(coalesce((SELECT max(rid) FROM resources), 0), "
+                              "(SELECT rid FROM resource_rid_floor WHERE one = 1)) + 1, "
+                              "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)";
     sqlite3_stmt *st = db_stmt(s, sql);
     char *doc = doc_text(r->doc);
     if (!st || !doc) {
