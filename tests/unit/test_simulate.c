@@ -199,6 +199,7 @@ TEST(ids_are_unique)
 {
     size_t n;
     struct sim_site *s = sites(&n);
+    n = 2; /* the network sites: their attacks overlap */
     struct sim_params p = {.seed = 5, .days = 40, .rate = 0.002, .waf_rate = 0.001, .end = END};
     struct text t = {0};
     struct sim_counts c;
