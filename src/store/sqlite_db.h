@@ -145,6 +145,12 @@ int sq_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int6
 int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped);
 int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets);
+int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
+int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
+int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all);
+int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
+                       long limit, struct tel_pattern **out, size_t *n);
 
 /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
 

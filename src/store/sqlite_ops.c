@@ -72,6 +72,10 @@ const struct store_ops sqlite_ops = {
     .tel_flow_downs_list = sq_tel_flow_downs_list,
     .tel_event_stop = sq_tel_event_stop,
     .tel_site_volume = sq_tel_site_volume,
+    .tel_op_event_get = sq_tel_op_event_get,
+    .tel_op_minutes = sq_tel_op_minutes,
+    .tel_op_top = sq_tel_op_top,
+    .tel_op_patterns = sq_tel_op_patterns,
 
     /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
 

@@ -9,11 +9,21 @@
 /* The events of a query: ?1 customer, ?2 family, ?3 JSON array of site rids
  * or NULL, ?4 from, ?5 to, ?6 status, ?7 alert_id, ?8 site_ip. */
 #define EVENTS_WHERE                                                                                         \
-    " FROM tel_ddos_events WHERE customer_id = ?1 AND family = ?2 "                                          \
+    " FROM tel_ddos_events e WHERE customer_id = ?1 AND family = ?2 "                                          \
     "AND (?3 IS NULL OR site_rid IN (SELECT value FROM json_each(?3))) "                                     \
     "AND start_time <= ?5 AND (end_time IS NULL OR end_time >= ?4) "                                         \
     "AND (?6 = 2 OR (?6 = 1) = (end_time IS NULL)) AND (?7 IS NULL OR alert_id = ?7) "                       \
     "AND (?8 IS NULL OR site_ip = ?8)"
+
+/* An event's answered peak: the recorded one, or the highest one-minute
+ * rate of the flows toward its range during the event (its start's minute
+ * to its end's, or now's), whichever is larger; so the detail's traffic
+ * series and the lists agree (docs/decisions.md, "Dashboards"). */
+#define EV_PEAK(col, sum)                                                                                    \
+    "max(e." col ", coalesce((SELECT sum(m." sum ") FROM tel_flow_minutes m WHERE m.site_rid = e.site_rid "  \
+    "AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, CAST(strftime("  \
+    "'%s', 'now') AS INTEGER)) AND m.dst BETWEEN e.ip_lo AND e.ip_hi GROUP BY m.minute ORDER BY 1 DESC "      \
+    "LIMIT 1), 0) / 60)"
 
 static void bind_events(sqlite3_stmt *st, const struct tel_event_query *q, char *sites)
 {
@@ -40,8 +50,9 @@ int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t 
 {
     static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
     static const char list_sql[] =
-        "SELECT alert_id, attack_type, start_time, end_time, max_bps, max_pps, severity, site_ip, profile_name, "
-        "profile_desc, p_type, site_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT ?9 OFFSET ?10";
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
+        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT ?9 OFFSET ?10";
     *rows = NULL;
     char *sites = NULL;
     if (q->site_rids) {
@@ -136,4 +147,281 @@ int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t 
     }
     sqlite3_reset(st);
     return rc;
+}
+
+/* ---- one event, and the flows toward an event or a site (store/telemetry_op.h) ---- */
+
+int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out)
+{
+    static const char sql[] =
+        "SELECT e.eid, e.site_rid, e.alert_id, e.customer_id, s.kind, e.holder_kind, e.start_time, "
+        "coalesce(e.end_time, 0), e.ip_lo, e.ip_hi FROM tel_ddos_events e JOIN resources s ON s.rid = "
+        "e.site_rid WHERE e.alert_id = ?1 AND e.family = ?2";
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    BIND_TEXT(st, 1, alert_id);
+    BIND_TEXT(st, 2, family);
+    int rc = db_row_result(s, sqlite3_step(st), "tel_op_event_get");
+    if (rc == STORE_OK) {
+        out->eid = sqlite3_column_int64(st, 0);
+        out->site_rid = sqlite3_column_int64(st, 1);
+        db_col_text(st, 2, out->alert_id, sizeof out->alert_id);
+        db_col_text(st, 3, out->customer_id, sizeof out->customer_id);
+        db_col_text(st, 4, out->site_kind, sizeof out->site_kind);
+        db_col_text(st, 5, out->holder_kind, sizeof out->holder_kind);
+        out->start_time = sqlite3_column_int64(st, 6);
+        out->end_time = sqlite3_column_int64(st, 7);
+        if (sqlite3_column_bytes(st, 8) == TEL_ADDR_KEY && sqlite3_column_bytes(st, 9) == TEL_ADDR_KEY) {
+            memcpy(out->range.lo, sqlite3_column_blob(st, 8), TEL_ADDR_KEY);
+            memcpy(out->range.hi, sqlite3_column_blob(st, 9), TEL_ADDR_KEY);
+        } else {
+            rc = STORE_ERROR;
+        }
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* ---- flows: per-minute sums ---- */
+
+#define MINUTES_SQL(sites)                                                                                   \
+    "SELECT m.minute, m.action, sum(m.bytes), sum(m.packets) FROM tel_flow_minutes m WHERE " sites          \
+    " AND m.minute >= ?2 AND m.minute < ?3 AND (?4 IS NULL OR m.dst BETWEEN ?4 AND ?5) AND (?6 IS NULL OR " \
+    "m.policy = ?6) GROUP BY m.minute, m.action ORDER BY m.minute"
+
+int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
+{
+    static const char site_sql[] = MINUTES_SQL("m.site_rid = ?1");
+    static const char customer_sql[] =
+        MINUTES_SQL("m.site_rid IN (SELECT rid FROM resources WHERE customer_id = ?7 AND kind = ?8)");
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = db_stmt(s, q->site_rid ? site_sql : customer_sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, q->site_rid);
+    sqlite3_bind_int64(st, 2, q->from);
+    sqlite3_bind_int64(st, 3, q->to);
+    if (q->range) {
+        sqlite3_bind_blob(st, 4, q->range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, q->range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    if (q->policy)
+        BIND_TEXT(st, 6, q->policy);
+    if (!q->site_rid) {
+        BIND_TEXT(st, 7, q->customer_id ? q->customer_id : "");
+        BIND_TEXT(st, 8, q->site_kind ? q->site_kind : "");
+    }
+    size_t cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t minute = sqlite3_column_int64(st, 0);
+        int action = sqlite3_column_int(st, 1) ? 1 : 0;
+        if (*n == 0 || (*out)[*n - 1].minute != minute) {
+            if (*n == cap) {
+                cap = cap ? 2 * cap : 64;
+                struct tel_minute *grown = realloc(*out, cap * sizeof **out);
+                if (!grown) {
+                    sqlite3_reset(st);
+                    free(*out);
+                    *out = NULL;
+                    *n = 0;
+                    return STORE_ERROR;
+                }
+                *out = grown;
+            }
+            (*out)[(*n)++] = (struct tel_minute){.minute = minute};
+        }
+        (*out)[*n - 1].bytes[action] += sqlite3_column_int64(st, 2);
+        (*out)[*n - 1].packets[action] += sqlite3_column_int64(st, 3);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_log_error(s, "tel_op_minutes");
+    }
+    return STORE_OK;
+}
+
+/* ---- flows: top keys ---- */
+
+static void key_text(const void *blob, int len, char *out, size_t size)
+{
+    struct ip_addr a = {0};
+    const uint8_t *k = blob;
+    if (len != TEL_ADDR_KEY || !k) {
+        snprintf(out, size, "%s", "");
+        return;
+    }
+    a.family = k[0];
+    memcpy(a.b, k + 1, 16);
+    char text[NET_TEXT_MAX];
+    ip_format(&a, text);
+    snprintf(out, size, "%s", text);
+}
+
+/* Column 0 of a row as key text: integers in decimal, address keys as
+ * addresses, text as is. */
+static void col_key(sqlite3_stmt *st, char *out, size_t size)
+{
+    switch (sqlite3_column_type(st, 0)) {
+    case SQLITE_INTEGER: snprintf(out, size, "%lld", (long long)sqlite3_column_int64(st, 0)); break;
+    case SQLITE_BLOB: key_text(sqlite3_column_blob(st, 0), sqlite3_column_bytes(st, 0), out, size); break;
+    case SQLITE_NULL: snprintf(out, size, "%s", ""); break;
+    default: db_col_text(st, 0, out, size); break;
+    }
+}
+
+#define TOP_RAW(col)                                                                                         \
+    "SELECT " col ", max(f.country), sum(f.bytes), sum(f.packets), count(*) FROM tel_flows f WHERE "        \
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1 "  \
+    "ORDER BY CASE WHEN ?6 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT ?7"
+#define TOP_RAW_ALL                                                                                          \
+    "SELECT NULL, '', coalesce(sum(f.bytes), 0), coalesce(sum(f.packets), 0), count(*) FROM tel_flows f "   \
+    "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)"
+#define TOP_HOURS                                                                                            \
+    "SELECT h.key, '', sum(h.bytes), sum(h.packets), sum(h.flows) FROM tel_flow_hours h WHERE h.site_rid = " \
+    "?1 AND h.dim = ?8 AND h.hour >= ?2 AND h.hour < ?3 GROUP BY 1 ORDER BY CASE WHEN ?6 THEN "             \
+    "sum(h.packets) ELSE sum(h.bytes) END DESC, 1 LIMIT ?7"
+#define TOP_HOURS_ALL                                                                                        \
+    "SELECT NULL, '', coalesce(sum(h.bytes), 0), coalesce(sum(h.packets), 0), coalesce(sum(h.flows), 0) "   \
+    "FROM tel_flow_hours h WHERE h.site_rid = ?1 AND h.dim = ?8 AND h.hour >= ?2 AND h.hour < ?3"
+
+static const char *const top_raw_sql[] = {
+    [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
+    [TEL_DIM_COUNTRY] = TOP_RAW("f.country"),   [TEL_DIM_DST] = TOP_RAW("f.dst"),
+    [TEL_DIM_PROTOCOL] = TOP_RAW("f.protocol"), [TEL_DIM_SRC] = TOP_RAW("f.src"),
+    [TEL_DIM_SRC_PORT] = TOP_RAW("f.src_port"), [TEL_DIM_DST_PORT] = TOP_RAW("f.dst_port"),
+};
+static const char top_raw_all_sql[] = TOP_RAW_ALL;
+static const char top_hours_sql[] = TOP_HOURS;
+static const char top_hours_all_sql[] = TOP_HOURS_ALL;
+
+static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
+{
+    sqlite3_bind_int64(st, 1, q->site_rid);
+    sqlite3_bind_int64(st, 2, q->from);
+    sqlite3_bind_int64(st, 3, q->to);
+    if (q->range && !q->hourly) {
+        sqlite3_bind_blob(st, 4, q->range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, q->range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    sqlite3_bind_int(st, 6, q->by_packets);
+    sqlite3_bind_int64(st, 7, q->limit);
+    if (q->hourly)
+        sqlite3_bind_int(st, 8, q->dim);
+}
+
+static void read_top_row(sqlite3_stmt *st, struct tel_top_row *row)
+{
+    memset(row, 0, sizeof *row);
+    col_key(st, row->key, sizeof row->key);
+    db_col_text(st, 1, row->country, sizeof row->country);
+    row->bytes = sqlite3_column_int64(st, 2);
+    row->packets = sqlite3_column_int64(st, 3);
+    row->flows = sqlite3_column_int64(st, 4);
+}
+
+int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all)
+{
+    *out = NULL;
+    *n = 0;
+    memset(all, 0, sizeof *all);
+    bool raw_dim = q->dim >= TEL_DIM_APP && q->dim <= TEL_DIM_DST_PORT;
+    if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
+        return STORE_ERROR;
+    sqlite3_stmt *st = db_stmt(s, q->hourly ? top_hours_all_sql : top_raw_all_sql);
+    if (!st)
+        return STORE_ERROR;
+    bind_top(st, q);
+    if (db_row_result(s, sqlite3_step(st), "tel_op_top all") != STORE_OK)
+        return STORE_ERROR;
+    read_top_row(st, all);
+    sqlite3_reset(st);
+    if (!(st = db_stmt(s, q->hourly ? top_hours_sql : top_raw_sql[q->dim])))
+        return STORE_ERROR;
+    bind_top(st, q);
+    *out = calloc((size_t)q->limit, sizeof **out);
+    if (!*out) {
+        sqlite3_reset(st);
+        return STORE_ERROR;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)q->limit)
+        read_top_row(st, &(*out)[(*n)++]);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_log_error(s, "tel_op_top");
+    }
+    return STORE_OK;
+}
+
+/* ---- flows: traffic patterns ---- */
+
+int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
+                       long limit, struct tel_pattern **out, size_t *n)
+{
+    static const char sql[] =
+        "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b), sum(p), max(b), max(p) FROM (SELECT "
+        "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "
+        "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "
+        "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "
+        "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1, "
+        "2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6";
+    *out = NULL;
+    *n = 0;
+    if (limit <= 0)
+        return STORE_OK;
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, from);
+    sqlite3_bind_int64(st, 3, to);
+    if (range) {
+        sqlite3_bind_blob(st, 4, range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    sqlite3_bind_int64(st, 6, limit);
+    *out = calloc((size_t)limit, sizeof **out);
+    if (!*out) {
+        sqlite3_reset(st);
+        return STORE_ERROR;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)limit) {
+        struct tel_pattern *p = &(*out)[(*n)++];
+        uint8_t key[TEL_ADDR_KEY] = {0};
+        int len = sqlite3_column_bytes(st, 0);
+        if (len > 0 && len <= TEL_ADDR_KEY)
+            memcpy(key, sqlite3_column_blob(st, 0), (size_t)len);
+        char addr[NET_TEXT_MAX];
+        key_text(key, TEL_ADDR_KEY, addr, sizeof addr);
+        snprintf(p->cidr, sizeof p->cidr, "%s/%d", addr, key[0] == NET_V4 ? 24 : 48);
+        db_col_text(st, 1, p->router, sizeof p->router);
+        p->protocol = sqlite3_column_int(st, 2);
+        p->src_port = sqlite3_column_int(st, 3);
+        p->dst_port = sqlite3_column_int(st, 4);
+        p->src_as = sqlite3_column_int64(st, 5);
+        p->bytes = sqlite3_column_int64(st, 6);
+        p->packets = sqlite3_column_int64(st, 7);
+        p->peak_bytes = sqlite3_column_int64(st, 8);
+        p->peak_packets = sqlite3_column_int64(st, 9);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_log_error(s, "tel_op_patterns");
+    }
+    return STORE_OK;
 }

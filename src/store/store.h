@@ -12,6 +12,7 @@
 
 #include "store/resource.h"
 #include "store/telemetry.h"
+#include "store/telemetry_op.h"
 
 enum {
     STORE_OK = 0,
@@ -315,6 +316,18 @@ struct store_ops {
     /* Bytes and packets of a site's flows in the minutes [from, to). */
     int (*tel_site_volume)(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                            int64_t *packets);
+    /* The event of `family` with this alert_id whose site still exists
+     * (store/telemetry_op.h). */
+    int (*tel_op_event_get)(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
+    /* Per-minute flow sums, ascending by minute (*out malloc'd, *n of them). */
+    int (*tel_op_minutes)(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
+    /* The top keys of a dimension (*out malloc'd, *n of them) and the sums
+     * over every key (*all). */
+    int (*tel_op_top)(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                      struct tel_top_row *all);
+    /* The `limit` largest traffic patterns (by bytes) toward range in [from, to). */
+    int (*tel_op_patterns)(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from,
+                           int64_t to, long limit, struct tel_pattern **out, size_t *n);
 
     /* ---- telemetry: Application Protection dashboard reads (sqlite_tel_ap.c) ---- */
 };
