@@ -8,6 +8,7 @@
 #include "api/dns/dns.h"
 #include "api/ingest/ingest.h"
 #include "api/oauth/oauth.h"
+#include "api/op/dashboard_flows.h"
 #include "api/op/op.h"
 #include "api/op/op_mitigation.h"
 #include "core/rules.h"

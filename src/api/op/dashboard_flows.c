@@ -1,0 +1,113 @@
+/* dashboard_flows.c — what the dashboards that read flows share:
+ * per-minute flow sums over several address ranges, a resource's ranges,
+ * catalogue names. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/op/dashboard_flows.h"
+#include "core/resource.h"
+#include "telemetry/record.h"
+
+int64_t dash_now(void)
+{
+    return (int64_t)time(NULL);
+}
+
+/* Adds b's sums into the ascending list *a (*na of them, room for cap). */
+static int add_minutes(struct tel_minute **a, size_t *na, const struct tel_minute *b, size_t nb)
+{
+    struct tel_minute *out = malloc((*na + nb + 1) * sizeof *out);
+    if (!out)
+        return -1;
+    size_t i = 0, j = 0, n = 0;
+    while (i < *na || j < nb) {
+        if (j >= nb || (i < *na && (*a)[i].minute < b[j].minute)) {
+            out[n++] = (*a)[i++];
+        } else if (i >= *na || b[j].minute < (*a)[i].minute) {
+            out[n++] = b[j++];
+        } else {
+            out[n] = (*a)[i++];
+            for (int k = 0; k < 2; k++) {
+                out[n].bytes[k] += b[j].bytes[k];
+                out[n].packets[k] += b[j].packets[k];
+            }
+            n++;
+            j++;
+        }
+    }
+    free(*a);
+    *a = out;
+    *na = n;
+    return 0;
+}
+
+int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel_range *ranges, size_t n,
+                 struct tel_minute **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    n = dash_ranges_merge(ranges, n);
+    for (size_t i = 0; i < (n ? n : 1); i++) {
+        struct tel_minutes_query q = *base;
+        q.range = n ? &ranges[i] : NULL;
+        struct tel_minute *part;
+        size_t np;
+        int rc = r->store->ops->tel_op_minutes(r->store, &q, &part, &np);
+        if (rc == STORE_OK && add_minutes(out, nout, part, np) != 0)
+            rc = STORE_ERROR;
+        free(part);
+        if (rc != STORE_OK) {
+            free(*out);
+            *out = NULL;
+            *nout = 0;
+            reply_store_error(r, rc);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int dash_holder_ranges(struct req *r, int64_t rid, struct tel_range **out, size_t *n, json_t **cidrs)
+{
+    struct cidr *blocks = NULL;
+    size_t nb = 0;
+    *out = NULL;
+    *n = 0;
+    int rc = r->store->ops->blocks_get(r->store, rid, &blocks, &nb);
+    if (rc != STORE_OK) {
+        reply_store_error(r, rc);
+        return -1;
+    }
+    *out = calloc(nb ? nb : 1, sizeof **out);
+    if (!*out) {
+        free(blocks);
+        reply_error(r, E_INTERNAL, NULL);
+        return -1;
+    }
+    if (cidrs)
+        *cidrs = json_array();
+    for (size_t i = 0; i < nb; i++) {
+        tel_block_keys(&blocks[i], (*out)[i].lo, (*out)[i].hi);
+        if (cidrs) {
+            char text[NET_TEXT_MAX];
+            cidr_format(&blocks[i], text);
+            json_array_append_new(*cidrs, json_string(text));
+        }
+    }
+    *n = nb;
+    free(blocks);
+    return 0;
+}
+
+const char *dash_country_name(json_t *countries, const char *code)
+{
+    const char *name = code && *code ? json_string_value(json_object_get(countries, code)) : NULL;
+    return name ? name : code ? code : "";
+}
+
+const char *dash_protocol_name(json_t *protocols, const char *number)
+{
+    const char *name = json_string_value(json_object_get(protocols, number));
+    return name ? name : number;
+}
