@@ -136,6 +136,9 @@ int sq_ingest_token_create(struct store *s, const char *id, const char *name, co
 int sq_ingest_token_check(struct store *s, const char *digest);
 int sq_ingest_token_list(struct store *s, json_t **out);
 int sq_ingest_token_revoke(struct store *s, const char *id);
+int sq_dataplane_state_set(struct store *s, const char *plane, int64_t site_rid, const char *state,
+                           const char *reason, const char *digest, const char *deployed);
+int sq_dataplane_states(struct store *s, const char *plane, int64_t site_rid, json_t **out);
 int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out);
 int sq_tel_purge(struct store *s, int64_t before, long max_rows, long *removed);
 /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */

@@ -65,6 +65,8 @@ const struct store_ops sqlite_ops = {
     .ingest_token_check = sq_ingest_token_check,
     .ingest_token_list = sq_ingest_token_list,
     .ingest_token_revoke = sq_ingest_token_revoke,
+    .dataplane_state_set = sq_dataplane_state_set,
+    .dataplane_states = sq_dataplane_states,
 .tel_ingest = sq_tel_ingest,
 .tel_purge = sq_tel_purge,
     /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */

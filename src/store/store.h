@@ -289,6 +289,17 @@ struct store_ops {
     int (*ingest_token_list)(struct store *s, json_t **out); /* [{"id","name","created_at","revoked"}] */
     int (*ingest_token_revoke)(struct store *s, const char *id);
 
+    /* ---- data planes: each site's deploy state (sqlite_dataplane.c, docs/dataplane.md) ----
+     * plane: "fastnetmon", "bird", "nginx"; state: "pending", "deployed" or
+     * "failed" (reason: the checker's message); digest names the fragment the
+     * state is about; deployed (NULL: keep the stored one) is the last
+     * fragment that passed and was installed. A deleted site's rows go with it. */
+    int (*dataplane_state_set)(struct store *s, const char *plane, int64_t site_rid, const char *state,
+                               const char *reason, const char *digest, const char *deployed);
+    /* [{"plane","site_rid","site_kind","site_id","customer_id","state","reason","digest",
+     * "deployed","updated_at"}]; plane NULL: every plane; site_rid 0: every site. */
+    int (*dataplane_states)(struct store *s, const char *plane, int64_t site_rid, json_t **out);
+
     /* ---- telemetry: writes (sqlite_tel_ingest.c) ----
      * Stores attributed records in the open write transaction: duplicates
      * (by their ids) are counted and change nothing, except that a DDoS or

@@ -275,7 +275,37 @@ TEST(catalogue_values)
     CHECK_INT(s->ops->catalogue_get(s, "absent", &got), STORE_NOT_FOUND);
 }
 
+TEST(dataplane_states_keep_last_good_and_go_with_the_site)
+{
+    setup();
+    struct resource site;
+    CHECK_INT(create(&SITE, "c00000000000000a", 0, "deployed-site", &site), STORE_OK);
+    CHECK_INT(s->ops->dataplane_state_set(s, "bird", site.rid, "deployed", "", "d1", "frag-1"), STORE_OK);
+    CHECK_INT(s->ops->dataplane_state_set(s, "bird", site.rid, "failed", "bird -p: syntax error", "d2", NULL),
+              STORE_OK);
+    CHECK_INT(s->ops->dataplane_state_set(s, "nginx", site.rid, "pending", NULL, NULL, NULL), STORE_OK);
+    json_t *rows = NULL;
+    CHECK_INT(s->ops->dataplane_states(s, "bird", site.rid, &rows), STORE_OK);
+    CHECK_INT(json_array_size(rows), 1);
+    json_t *row = json_array_get(rows, 0);
+    CHECK_STR(json_string_value(json_object_get(row, "state")), "failed");
+    CHECK_STR(json_string_value(json_object_get(row, "reason")), "bird -p: syntax error");
+    CHECK_STR(json_string_value(json_object_get(row, "digest")), "d2");
+    CHECK_STR(json_string_value(json_object_get(row, "deployed")), "frag-1"); /* the last good one stays */
+    CHECK_STR(json_string_value(json_object_get(row, "site_id")), site.id);
+    CHECK_STR(json_string_value(json_object_get(row, "site_kind")), "t.site");
+    json_decref(rows);
+    CHECK_INT(s->ops->dataplane_states(s, NULL, site.rid, &rows), STORE_OK);
+    CHECK_INT(json_array_size(rows), 2);
+    json_decref(rows);
+    CHECK_INT(s->ops->res_delete(s, site.rid, NULL), STORE_OK);
+    CHECK_INT(s->ops->dataplane_states(s, NULL, site.rid, &rows), STORE_OK);
+    CHECK_INT(json_array_size(rows), 0);
+    json_decref(rows);
+}
+
 UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(names_unique_in_their_scope),
           UNIT_CASE(update_checks_version), UNIT_CASE(delete_restricts_or_cascades),
           UNIT_CASE(list_pages_in_creation_order), UNIT_CASE(blocks_overlap_and_containment),
-          UNIT_CASE(catalogue_values))
+          UNIT_CASE(catalogue_values),
+          UNIT_CASE(dataplane_states_keep_last_good_and_go_with_the_site))
