@@ -10,6 +10,7 @@
 #include "core/auth.h"
 #include "core/route.h"
 #include "core/router.h"
+#include "deploy/deployer.h"
 
 static struct router *router;
 
@@ -151,6 +152,8 @@ static void run_handler(struct req *r, bool open)
         committed = true;
         if (r->after_commit)
             r->after_commit();
+        if (write)
+            deployers_wake_path(r->path); /* the data planes render what changed */
     }
     for (const struct req_end_hook *h = r->end_hooks; h; h = h->next)
         if (h->on_commit == committed)

@@ -1,0 +1,50 @@
+/* deployer.h — a background deployer of `parapet serve`: a thread with its
+ * own store connection that runs a pass (render stored state, check, install,
+ * mark deploy states) at start, shortly after each wake-up (a short pause
+ * gathers a burst of changes into one pass) and every interval_s.
+ *
+ * Every data plane (Knot DNS, FastNetMon, BIRD, nginx) is one deployer. A
+ * pass must be idempotent: rendering is deterministic from stored state, and
+ * a pass that finds nothing changed installs nothing. Writes wake the
+ * deployers whose API path prefixes they touch (dispatch.c calls
+ * deployers_wake_path after every committed write). */
+#ifndef PARAPET_DEPLOYER_H
+#define PARAPET_DEPLOYER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+enum { DEPLOYER_MAX = 8, DEPLOYER_PATHS_MAX = 4 };
+
+struct deployer {
+    const char *name; /* for the log: "dns", "bird", ... */
+    /* API path prefixes whose committed writes wake it ("/api/specp/op/");
+     * NULL-terminated, at most DEPLOYER_PATHS_MAX. */
+    const char *paths[DEPLOYER_PATHS_MAX + 1];
+    /* One pass. Returns 0, or -1 when the pass failed as a whole (the states
+     * stay as they were). msg gets one line for the log, or "" when there is
+     * nothing to say (nothing changed). */
+    int (*pass)(struct store *s, void *arg, char *msg, size_t msg_len);
+    void *arg;
+    unsigned interval_s;
+
+    /* the thread's own (deployer.c) */
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool running, wake, stop;
+    const struct store_config *store_cfg;
+};
+
+/* Starts d's thread (d must outlive deployer_stop); -1 on failure. */
+int deployer_start(struct deployer *d, const struct store_config *store_cfg);
+void deployer_wake(struct deployer *d);
+/* Wakes every running deployer one of whose prefixes `path` starts with. */
+void deployers_wake_path(const char *path);
+/* Stops d's thread after its current pass; nothing when it is not running. */
+void deployer_stop(struct deployer *d);
+
+#endif
