@@ -288,6 +288,7 @@ static const struct opt catalogue_opts[] = {{.name = "key"}, {.name = "value"}, 
 static const struct opt vip_pool_opts[] = {{.name = "cidr"}, {.name = NULL}};
 static const struct opt ingest_token_opts[] = {{.name = "name"}, {.name = "id"}, {.name = NULL}};
 static const struct opt telemetry_opts[] = {{.name = "days"}, {.name = NULL}};
+static const struct opt dataplane_opts[] = {{.name = "plane"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -301,6 +302,7 @@ static const struct command commands[] = {
     {"vip-pool", "add list remove", vip_pool_opts, false},
     {"ingest-token", "create list revoke", ingest_token_opts, false},
     {"telemetry", "purge", telemetry_opts, false},
+    {"dataplane", "status", dataplane_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -330,7 +332,8 @@ static void admin_usage(void)
           "  catalogue set --key KEY (--value JSON | FILE.json)\n"
           "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n"
           "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n"
-          "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n",
+          "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n"
+          "  dataplane status [--plane fastnetmon|bird|nginx]   (each site's deploy state)\n",
           stderr);
 }
 
@@ -393,6 +396,8 @@ int cli_admin(int argc, char **argv)
         rc = admin_ingest_token(s, verb, a);
     else if (!strcmp(object, "telemetry"))
         rc = admin_telemetry(s, verb, a);
+    else if (!strcmp(object, "dataplane"))
+        rc = admin_dataplane(s, verb, a);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

@@ -24,4 +24,7 @@ int admin_ingest_token(struct store *s, const char *verb, json_t *args);
 /* admin_ingest.c: `telemetry purge [--days D]`. */
 int admin_telemetry(struct store *s, const char *verb, json_t *args);
 
+/* admin_dataplane.c: `dataplane status [--plane P]`. */
+int admin_dataplane(struct store *s, const char *verb, json_t *args);
+
 #endif
