@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "http/background.h"
 #include "http/harness.h"
 
 struct step {
@@ -23,6 +24,7 @@ struct step {
     int sleep_s;
     int attempts;  /* retry: N — tries until every expectation holds */
     char *command; /* run: a shell command instead of a request */
+    char *start;   /* start: a background process for the rest of the case */
 };
 
 static char *keep(struct step *s, char *p)
@@ -371,6 +373,8 @@ static int parse_line(struct step *s, char *line, char *err, size_t errsize)
         s->sleep_s = atoi(line + 7);
     } else if (!strncmp(line, "retry: ", 7)) {
         s->attempts = atoi(line + 7);
+    } else if (!strncmp(line, "start: ", 7)) {
+        s->start = keep(s, strdup(line + 7));
     } else if (!strncmp(line, "run: ", 5)) {
         s->command = keep(s, strdup(line + 5));
     } else if (!strncmp(line, "expect ", 7) || !strncmp(line, "save ", 5)) {
@@ -405,6 +409,11 @@ int case_run(const char *path, const char *ca_file)
         return 1;
     }
     checks_failed_in_case = 0;
+    if (case_tmp_create() != 0) {
+        fclose(f);
+        fprintf(stderr, "    cannot create a temporary directory\n");
+        return 1;
+    }
     struct step s = {0};
     bool form = false, json = false, any = false;
     char raw[8192], err[256];
@@ -418,7 +427,12 @@ int case_run(const char *path, const char *ca_file)
             if (any) {
                 char where[64];
                 snprintf(where, sizeof where, "step %d", stepno);
-                if (!s.rq.method && !s.command)
+                if (s.start) {
+                    if (s.rq.method || s.command || s.nexpects)
+                        check_fail(where, "a start: step takes nothing else");
+                    else if (case_background_start(s.start) != 0)
+                        check_fail(where, "could not start: %s", s.start);
+                } else if (!s.rq.method && !s.command)
                     check_fail(where, "no request line");
                 else {
                     default_content_type(&s, form, json);
@@ -447,5 +461,6 @@ int case_run(const char *path, const char *ca_file)
     }
     step_free(&s);
     fclose(f);
+    case_end_cleanup();
     return checks_failed_in_case ? 1 : 0;
 }

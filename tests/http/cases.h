@@ -27,6 +27,11 @@
  *   run: kdig @127.0.0.1 -p $DNS_PORT ...  a step that runs a shell command instead of a
  *   expect exit 0                          request: its exit status, and its stdout+stderr
  *   expect output ~ text | !~ text | matches RE
+ *   start: exec bird -f -c $CASE_TMP/b.conf   a process for the rest of the case (in a process
+ *                                          group of its own, stopped by its PID when the case
+ *                                          ends, however it ends; output in $CASE_TMP/start-N.log);
+ *                                          wait for it with a run: step and retry:
+ *   $CASE_TMP                              a fresh directory of this case, removed at its end
  *
  * Every JSON reply is also checked against the envelope rules (code/msg
  * types, code 0 exactly on 2xx, 8-digit codes whose first 3 digits are the
