@@ -1,7 +1,7 @@
-/* test_dashboard_op.c — api/op/dashboard_calc.h: buckets, rates, series,
+/* test_dashboard_op.c — api/dashboard/calc.h: buckets, rates, series,
  * percents and address ranges of the Origin Protection and CleanPipe
  * dashboards that read flows. */
-#include "api/op/dashboard_calc.h"
+#include "api/dashboard/calc.h"
 
 #include <stdlib.h>
 

@@ -11,7 +11,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "api/op/dashboard_calc.h"
+#include "api/dashboard/calc.h"
 #include "core/req.h"
 
 /* ---- Origin Protection ---- */

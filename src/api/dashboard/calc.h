@@ -1,10 +1,10 @@
-/* dashboard_calc.h — the pure arithmetic of the Origin Protection and
- * CleanPipe dashboards that read flows (docs/decisions.md, "Dashboards"):
+/* calc.h — the pure arithmetic of the dashboards that read flows and
+ * bandwidth (docs/decisions.md, "Dashboards"), every family:
  * series buckets, rates, percents, address ranges. Nothing here touches a
  * request or the store (tests/unit/test_dashboard_op.c). The list windows
  * and the event shape are api/dashboard/dashboard.h's. */
-#ifndef PARAPET_API_OP_DASHBOARD_CALC_H
-#define PARAPET_API_OP_DASHBOARD_CALC_H
+#ifndef PARAPET_API_DASHBOARD_CALC_H
+#define PARAPET_API_DASHBOARD_CALC_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
-/* dashboard_calc.c — see dashboard_calc.h. */
-#include "api/op/dashboard_calc.h"
+/* calc.c — see calc.h. */
+#include "api/dashboard/calc.h"
 
 #include <stdlib.h>
 #include <string.h>
