@@ -194,6 +194,16 @@ int auth_check_access(struct req *r)
         if (load_customer(r, r->caller.customer_id) != 0)
             return -1;
         break;
+    case ACCESS_QUERY_CUSTOMER: {
+        const char *id = json_string_value(json_object_get(r->query_fields, "customer_id"));
+        if (!id) {
+            reply_error(r, E_FIELD_MISSING, "customer_id: is required (in the query)");
+            return -1;
+        }
+        if (load_customer(r, id) != 0)
+            return -1;
+        break;
+    }
     case ACCESS_SITE:
         if (load_site(r) != 0)
             return -1;

@@ -141,6 +141,14 @@ int reply_raw(struct req *r, const char *content_type, char *body, size_t len)
     return 0;
 }
 
+int reply_download(struct req *r, const char *content_type, const char *filename, char *body, size_t len)
+{
+    char disposition[256];
+    snprintf(disposition, sizeof disposition, "attachment; filename=\"%s\"", filename);
+    r->disposition = arena_strdup(&r->arena, disposition);
+    return reply_raw(r, content_type, body, len);
+}
+
 const char *field_str(struct req *r, const char *name)
 {
     return json_string_value(json_object_get(r->fields, name));

@@ -90,6 +90,7 @@ struct req {
     const char *reply_type;
     const char *location; /* 302 target */
     const char *allow;    /* 405: the methods the path takes */
+    const char *disposition; /* Content-Disposition of a download */
     unsigned rate_limit, rate_window, rate_remaining, rate_reset; /* the app's quota (0: none) */
     unsigned retry_after;                                         /* seconds, for a 429 (0: none) */
 };
@@ -129,5 +130,8 @@ int reply_redirect(struct req *r, const char *location);
 /* A 200 reply that is not an envelope (a file download): `body` is
  * malloc'd and taken over; `content_type` must outlive the request. */
 int reply_raw(struct req *r, const char *content_type, char *body, size_t len);
+/* reply_raw, saved by the client as `filename` (Content-Disposition:
+ * attachment; the name is the caller's, of safe characters only). */
+int reply_download(struct req *r, const char *content_type, const char *filename, char *body, size_t len);
 
 #endif

@@ -29,6 +29,8 @@ enum access {
                               installed app's token for its customer (loaded into r->customer, as
                               ACCESS_BOUND_CUSTOMER, service checked) */
     ACCESS_INGEST,         /* an operator's ingest token, as Authorization: Bearer (no access_token) */
+    ACCESS_QUERY_CUSTOMER, /* as ACCESS_CUSTOMER, the customer named by the query's customer_id
+                              (GET /spe/ap/dashboard/waf/event) */
 };
 
 /* The protection service a customer must have for the route. */

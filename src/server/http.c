@@ -413,6 +413,8 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
         MHD_add_response_header(resp, MHD_HTTP_HEADER_LOCATION, r->location);
     if (r->allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+    if (r->disposition)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_DISPOSITION, r->disposition);
     add_rate_headers(resp, r);
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);

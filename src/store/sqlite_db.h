@@ -153,9 +153,19 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
 int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all);
 int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
+                       enum tel_pattern_order order,
                        long limit, struct tel_pattern **out, size_t *n);
 
 /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
+int sq_tel_waf_events_list(struct store *s, const struct tel_waf_event_query *q, json_t **rows, long *total);
+int sq_tel_waf_event_get(struct store *s, const char *event_id, struct tel_waf_event_ref *out);
+int sq_tel_waf_event_counts(struct store *s, int64_t weid, int dim, long limit, json_t **rows, int64_t *all);
+int sq_tel_waf_top_source(struct store *s, int64_t weid, const char *country, char ip[64]);
+int sq_tel_waf_logs_list(struct store *s, int64_t weid, int64_t from, int64_t to, long offset, long limit,
+                         json_t **entries, long *total);
+int sq_tel_waf_logs_each(struct store *s, int64_t weid, long limit, tel_waf_entry_fn fn, void *arg);
+int sq_tel_bandwidth_minutes(struct store *s, int64_t site_rid, int64_t from, int64_t to, struct tel_bw_minute **out,
+                             size_t *n);
 
 
 #endif

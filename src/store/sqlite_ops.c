@@ -80,5 +80,12 @@ const struct store_ops sqlite_ops = {
     .tel_op_patterns = sq_tel_op_patterns,
 
     /* telemetry reads: Application Protection (sqlite_tel_ap.c) */
+    .tel_waf_events_list = sq_tel_waf_events_list,
+    .tel_waf_event_get = sq_tel_waf_event_get,
+    .tel_waf_event_counts = sq_tel_waf_event_counts,
+    .tel_waf_top_source = sq_tel_waf_top_source,
+    .tel_waf_logs_list = sq_tel_waf_logs_list,
+    .tel_waf_logs_each = sq_tel_waf_logs_each,
+    .tel_bandwidth_minutes = sq_tel_bandwidth_minutes,
 
 };

@@ -7,13 +7,13 @@
 #include "store/sqlite_db.h"
 
 /* The events of a query: ?1 customer, ?2 family, ?3 JSON array of site rids
- * or NULL, ?4 from, ?5 to, ?6 status, ?7 alert_id, ?8 site_ip. */
+ * or NULL, ?4 from, ?5 to, ?6 status, ?7 alert_id, ?8 site_ip, ?11 attack_type. */
 #define EVENTS_WHERE                                                                                         \
     " FROM tel_ddos_events e WHERE customer_id = ?1 AND family = ?2 "                                          \
     "AND (?3 IS NULL OR site_rid IN (SELECT value FROM json_each(?3))) "                                     \
     "AND start_time <= ?5 AND (end_time IS NULL OR end_time >= ?4) "                                         \
     "AND (?6 = 2 OR (?6 = 1) = (end_time IS NULL)) AND (?7 IS NULL OR alert_id = ?7) "                       \
-    "AND (?8 IS NULL OR site_ip = ?8)"
+    "AND (?8 IS NULL OR site_ip = ?8) AND (?11 IS NULL OR attack_type = ?11)"
 
 /* An event's answered peak: the recorded one, or the highest one-minute
  * rate of the flows toward its range during the event (its start's minute
@@ -44,6 +44,10 @@ static void bind_events(sqlite3_stmt *st, const struct tel_event_query *q, char 
         BIND_TEXT(st, 8, q->site_ip);
     else
         sqlite3_bind_null(st, 8);
+    if (q->attack_type)
+        BIND_TEXT(st, 11, q->attack_type);
+    else
+        sqlite3_bind_null(st, 11);
 }
 
 int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t **rows, long *total)
@@ -366,21 +370,27 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
 
 /* ---- flows: traffic patterns ---- */
 
+/* Traffic patterns ordered by column `by`: 7 bytes, 8 packets, 9 the peak
+ * minute's bytes, 10 its packets (enum tel_pattern_order + 7). */
+#define PATTERNS_SQL(by)                                                                                     \
+    "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b), sum(p), max(b), max(p) FROM (SELECT "   \
+    "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "    \
+    "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "   \
+    "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "        \
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1, "   \
+    "2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6"
+
 int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
-                       long limit, struct tel_pattern **out, size_t *n)
+                       enum tel_pattern_order order, long limit, struct tel_pattern **out, size_t *n)
 {
-    static const char sql[] =
-        "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b), sum(p), max(b), max(p) FROM (SELECT "
-        "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "
-        "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "
-        "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "
-        "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1, "
-        "2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 7 DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6";
+    static const char *const sql[] = {PATTERNS_SQL("7"), PATTERNS_SQL("8"), PATTERNS_SQL("9"), PATTERNS_SQL("10")};
     *out = NULL;
     *n = 0;
     if (limit <= 0)
         return STORE_OK;
-    sqlite3_stmt *st = db_stmt(s, sql);
+    if ((unsigned)order >= sizeof sql / sizeof *sql)
+        return STORE_ERROR;
+    sqlite3_stmt *st = db_stmt(s, sql[order]);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, site_rid);

@@ -12,6 +12,7 @@
 
 #include "store/resource.h"
 #include "store/telemetry.h"
+#include "store/telemetry_ap.h"
 #include "store/telemetry_op.h"
 
 enum {
@@ -336,11 +337,31 @@ struct store_ops {
      * over every key (*all). */
     int (*tel_op_top)(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                       struct tel_top_row *all);
-    /* The `limit` largest traffic patterns (by bytes) toward range in [from, to). */
+    /* The `limit` largest traffic patterns (in `order`) toward range in [from, to). */
     int (*tel_op_patterns)(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from,
-                           int64_t to, long limit, struct tel_pattern **out, size_t *n);
+                           int64_t to, enum tel_pattern_order order, long limit, struct tel_pattern **out,
+                           size_t *n);
 
     /* ---- telemetry: Application Protection dashboard reads (sqlite_tel_ap.c) ---- */
+    /* A page of q's events, newest first: [{"weid","event_id","site_rid","domain_name",
+     * "domain_port_id","start_time","end_time","attack_count","severity"}]; *total counts all. */
+    int (*tel_waf_events_list)(struct store *s, const struct tel_waf_event_query *q, json_t **rows, long *total);
+    int (*tel_waf_event_get)(struct store *s, const char *event_id, struct tel_waf_event_ref *out);
+    /* The `limit` largest counts of a dimension (enum tel_waf_dim) of an
+     * event, [{"key","count"}] largest first (then by key); *all sums every key. */
+    int (*tel_waf_event_counts)(struct store *s, int64_t weid, int dim, long limit, json_t **rows, int64_t *all);
+    /* The most frequent source address of the event's entries from `country` ("" none). */
+    int (*tel_waf_top_source)(struct store *s, int64_t weid, const char *country, char ip[64]);
+    /* A page of the event's entries with from <= timestamp <= to, oldest
+     * first, as JSON objects; *total counts all of them. */
+    int (*tel_waf_logs_list)(struct store *s, int64_t weid, int64_t from, int64_t to, long offset, long limit,
+                             json_t **entries, long *total);
+    /* Up to `limit` entries of the event, oldest first, one call each. */
+    int (*tel_waf_logs_each)(struct store *s, int64_t weid, long limit, tel_waf_entry_fn fn, void *arg);
+    /* The minutes of a site's bandwidth samples in [from, to), ascending
+     * (*out malloc'd; minutes without samples are absent). */
+    int (*tel_bandwidth_minutes)(struct store *s, int64_t site_rid, int64_t from, int64_t to,
+                                 struct tel_bw_minute **out, size_t *n);
 };
 
 

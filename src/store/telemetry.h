@@ -110,6 +110,7 @@ struct tel_event_query {
     int64_t from, to;
     enum tel_status status;
     const char *alert_id, *site_ip; /* NULL: any */
+    const char *attack_type;        /* NULL: any */
     long offset, limit;
 };
 

@@ -76,6 +76,9 @@ struct tel_top_row {
     int64_t bytes, packets, flows;
 };
 
+/* What traffic patterns are ranked by. */
+enum tel_pattern_order { TEL_BY_BYTES, TEL_BY_PACKETS, TEL_BY_PEAK_BYTES, TEL_BY_PEAK_PACKETS };
+
 /* A traffic pattern: flows of one source /24 (IPv6: /48), router,
  * protocol, ports and source AS; peak_* are the largest one-minute sums. */
 struct tel_pattern {

@@ -98,6 +98,28 @@ static int fill_path(const char *tmpl, json_t *ids, char *out, size_t size, cons
     return 0;
 }
 
+/* Fills {param} placeholders in the string members of a JSON body's
+ * objects (one level of an array of records, as the ingest takes), so a
+ * recipe can name what earlier recipes made. -1 when one has no value. */
+static int fill_json(json_t *body, json_t *ids, const char **missing)
+{
+    json_t *records = json_is_array(body) ? body : NULL, *record;
+    size_t i;
+    json_array_foreach (records, i, record) {
+        const char *key;
+        json_t *v;
+        json_object_foreach (record, key, v) {
+            char filled[512];
+            if (!json_is_string(v) || !strchr(json_string_value(v), '{'))
+                continue;
+            if (fill_path(json_string_value(v), ids, filled, sizeof filled, missing) != 0)
+                return -1;
+            json_string_set(v, filled);
+        }
+    }
+    return 0;
+}
+
 struct answer {
     long status;
     char *body;
@@ -193,16 +215,22 @@ static int create(json_t *recipe, json_t *all, const char *ca_file)
     const char *missing = NULL;
     int filled =
         c ? fill_path(json_string_value(json_object_get(c, "path")), ids, path, sizeof path, &missing) : 0;
+    json_t *body = NULL;
+    if (c && filled == 0) {
+        body = json_object_get(c, "form") ? json_pack("{s:O}", "form", json_object_get(c, "form"))
+                                          : json_deep_copy(json_object_get(c, "json"));
+        filled = fill_json(body, ids, &missing);
+    }
     json_decref(ids);
     if (!c) { /* only read (a setting of a resource made before), or a literal value */
         if (json_object_get(recipe, "value"))
             json_object_set(mine, name, json_object_get(recipe, "value"));
         return 0;
     }
-    if (filled != 0)
+    if (filled != 0) {
+        json_decref(body);
         return FAIL("recipe %s: no value for {%s} yet (order the recipes)", name, missing);
-    json_t *body = json_object_get(c, "form") ? json_pack("{s:O}", "form", json_object_get(c, "form"))
-                                              : json_deep_copy(json_object_get(c, "json"));
+    }
     char bearer[512];
     const char *token = value_of(json_string_value(json_object_get(recipe, "token")));
     if (json_object_get(c, "bearer")) {

@@ -45,4 +45,14 @@ const char *ap_rule_public_ip(json_t **value, long unused);
 const char *ap_rule_hostname(json_t **value, long unused);
 const char *ap_rule_site_name(const json_t *value, long unused);
 
+/* dashboards (dashboard_ddos.c, dashboard_waf.c, dashboard_waf_event.c, dashboard_bandwidth.c) */
+int ap_dash_ddos_events(struct req *r);
+int ap_dash_ddos_patterns(struct req *r);
+int ap_dash_waf_events(struct req *r);
+int ap_dash_waf_log(struct req *r);
+int ap_dash_waf_top(struct req *r);
+int ap_dash_waf_download(struct req *r);
+int ap_dash_bandwidth(struct req *r);
+int ap_dash_overview_clean(struct req *r);
+
 #endif

@@ -63,7 +63,7 @@ static int selected_sites(struct req *r, const json_t *sites, int64_t *rids, siz
 int cp_dash_events(struct req *r)
 {
     int64_t now = (int64_t)time(NULL), from, to;
-    struct dash_window_rule rule = {DASH_STAMP, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days"};
+    struct dash_window_rule rule = {DASH_STAMP, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days", 0};
     if (dash_window(r, &rule, &from, &to) != 0)
         return 0;
     json_t *sites, *rows = NULL;

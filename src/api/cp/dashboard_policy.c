@@ -15,7 +15,7 @@ enum { POLICY_IPS_MAX = 64 };
 int cp_dash_policy(struct req *r)
 {
     int64_t now = dash_now(), start, end;
-    struct dash_window_rule rule = {DASH_STAMP, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days"};
+    struct dash_window_rule rule = {DASH_STAMP, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days", 0};
     if (dash_window(r, &rule, &start, &end) != 0)
         return 0;
     int64_t from = time_floor(start, DASH_MINUTE);

@@ -11,8 +11,9 @@
 #include "core/req.h"
 
 enum dash_time_format {
-    DASH_TEXT,  /* 'year-month-day hour:minute:second', UTC */
-    DASH_STAMP, /* a 10-digit timestamp */
+    DASH_TEXT,          /* 'year-month-day hour:minute:second', at the rule's offset */
+    DASH_STAMP,         /* a 10-digit timestamp */
+    DASH_TEXT_OR_STAMP, /* either (a string of digits is a timestamp) */
 };
 
 /* The window of a list: start_time and end_time read in `format`; an absent
@@ -23,6 +24,7 @@ struct dash_window_rule {
     enum dash_time_format format;
     int64_t default_start, default_end, max_span;
     const char *span_text; /* "31 days" */
+    int64_t offset_s;      /* text times are read this many seconds east of UTC */
 };
 int dash_window(struct req *r, const struct dash_window_rule *rule, int64_t *from, int64_t *to);
 
@@ -34,5 +36,11 @@ enum { DASH_DAY = 86400, DASH_MONTH_SPAN = 31 * DASH_DAY };
  * "cp": 1 low ... 4 blackhole with severity_level and p_type). end_time is
  * 0 and duration runs to `now` while the event is ongoing. New reference. */
 json_t *dash_event_json(const json_t *row, const char *family, const char *site_name, int64_t now);
+
+/* Names of the catalogue (names.c): a country's name from its ISO code
+ * ("" stays ""), a protocol's keyword from its number (the number when
+ * unknown). */
+const char *dash_country_name(json_t *countries, const char *code);
+const char *dash_protocol_name(json_t *protocols, const char *number);
 
 #endif

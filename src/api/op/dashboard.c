@@ -25,7 +25,7 @@ static int site_events(struct req *r, struct tel_event_query *q, json_t **rows, 
 int op_dash_events(struct req *r)
 {
     int64_t now = (int64_t)time(NULL), from, to;
-    struct dash_window_rule rule = {DASH_TEXT, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days"};
+    struct dash_window_rule rule = {DASH_TEXT, time_month_start(now, 0), 0, DASH_MONTH_SPAN, "31 days", 0};
     if (dash_window(r, &rule, &from, &to) != 0)
         return 0;
     struct tel_event_query q = {.from = from,

@@ -115,7 +115,8 @@ int dash_detail_traffic_patterns(struct req *r, const struct dash_event_window *
 {
     struct tel_pattern *p;
     size_t n;
-    int rc = r->store->ops->tel_op_patterns(r->store, w->ev.site_rid, &w->ev.range, w->from, w->to, PATTERNS_TOP,
+    int rc = r->store->ops->tel_op_patterns(r->store, w->ev.site_rid, &w->ev.range, w->from, w->to, TEL_BY_BYTES,
+                                            PATTERNS_TOP,
                                             &p, &n);
     if (rc != STORE_OK)
         return reply_store_error(r, rc);

@@ -12,7 +12,7 @@ enum { FLOW_DOWN_SPAN = 90 * DASH_DAY };
 int op_dash_flow_down_events(struct req *r)
 {
     int64_t now = (int64_t)time(NULL), from, to;
-    struct dash_window_rule rule = {DASH_STAMP, now - FLOW_DOWN_SPAN, now, FLOW_DOWN_SPAN, "90 days"};
+    struct dash_window_rule rule = {DASH_STAMP, now - FLOW_DOWN_SPAN, now, FLOW_DOWN_SPAN, "90 days", 0};
     if (dash_window(r, &rule, &from, &to) != 0)
         return 0;
     /* this list's status scale is 0 ongoing, 1 stopped (the DDoS lists' is the reverse) */

@@ -32,9 +32,5 @@ int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel
 /* The address ranges of a resource's blocks (*out malloc'd) and, when
  * cidrs is not NULL, its blocks as a new array of "addr/len" strings. */
 int dash_holder_ranges(struct req *r, int64_t rid, struct tel_range **out, size_t *n, json_t **cidrs);
-/* Names of the catalogue: a country's name from its ISO code ("" stays
- * ""), a protocol's keyword from its number (the number when unknown). */
-const char *dash_country_name(json_t *countries, const char *code);
-const char *dash_protocol_name(json_t *protocols, const char *number);
 
 #endif
