@@ -326,6 +326,26 @@ static int attribute_waf(struct tel_attributor *a, struct tel_record *rec, struc
     return 0;
 }
 
+/* An Application Protection event named by site_id alone is about the
+ * site's first VIP (its address answers site_ip, and the flows toward it
+ * are the event's traffic). */
+static int event_vip(struct tel_attributor *a, struct tel_ddos_event *e, int64_t site_rid)
+{
+    struct res_query q = {.kind = "ap.vip", .parent_rid = site_rid, .limit = 1};
+    json_t *rows = NULL;
+    long total = 0;
+    if (a->s->ops->res_list(a->s, &q, &rows, &total) != STORE_OK)
+        return -1;
+    const char *name = json_string_value(json_object_get(json_array_get(rows, 0), "name"));
+    struct cidr c;
+    if (name && cidr_parse(name, CIDR_ALLOW_BARE, &c) == 0) {
+        snprintf(e->site_ip, sizeof e->site_ip, "%s", name);
+        tel_block_keys(&c, e->ip_lo, e->ip_hi);
+    }
+    json_decref(rows);
+    return 0;
+}
+
 int tel_attribute(struct tel_attributor *a, struct tel_record *rec, struct tel_locator *loc, char *msg,
                   size_t msgsize)
 {
@@ -359,6 +379,8 @@ int tel_attribute(struct tel_attributor *a, struct tel_record *rec, struct tel_l
                         ap_event ? "application and mixed are Application Protection attack types"
                                  : "must be application or mixed for an Application Protection site",
                         1);
+        if (ap_event && !loc->has_addr && event_vip(a, &rec->u.ev, rec->place.site_rid) != 0)
+            return -1;
     }
     if (rec->kind == TEL_BANDWIDTH && strcmp(rec->place.family, "ap") != 0)
         return fail(msg, msgsize, loc->site_id[0] ? "site_id" : "site_ip",
