@@ -100,12 +100,8 @@ int ap_dash_ddos_patterns(struct req *r)
 {
     struct tel_event_ref ev;
     int rc = r->store->ops->tel_op_event_get(r->store, "ap", path_param(r, "event_id"), &ev);
-    if (rc == STORE_OK && strcmp(ev.customer_id, r->customer.id) != 0)
-        rc = STORE_NOT_FOUND; /* another tenant's event answers like an unknown one */
-    if (rc == STORE_NOT_FOUND)
-        return reply_error(r, E_NOT_FOUND, "event_id: no such event");
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc);
+    if (dash_event_lookup(r, rc, ev.customer_id) != 0)
+        return 0;
     const char *sort_type = field_str(r, "sort_type"), *unit = field_str(r, "unit");
     int64_t from = time_floor(ev.start_time, DASH_MINUTE);
     int64_t to = (ev.end_time ? ev.end_time : (int64_t)time(NULL)) + 1;

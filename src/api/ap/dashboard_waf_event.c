@@ -25,13 +25,7 @@ enum {
 static int event_from_path(struct req *r, struct tel_waf_event_ref *ev)
 {
     int rc = r->store->ops->tel_waf_event_get(r->store, path_param(r, "event_id"), ev);
-    if (rc == STORE_OK && strcmp(ev->customer_id, r->customer.id) != 0)
-        rc = STORE_NOT_FOUND;
-    if (rc == STORE_NOT_FOUND)
-        return reply_error(r, E_NOT_FOUND, "event_id: no such event"), -1;
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc), -1;
-    return 0;
+    return dash_event_lookup(r, rc, ev->customer_id);
 }
 
 int ap_dash_waf_log(struct req *r)

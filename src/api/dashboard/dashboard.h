@@ -43,4 +43,11 @@ json_t *dash_event_json(const json_t *row, const char *family, const char *site_
 const char *dash_country_name(json_t *countries, const char *code);
 const char *dash_protocol_name(json_t *protocols, const char *number);
 
+/* The end of looking up an event by the path's {event_id} (event.c): rc
+ * is the store's answer and owner the customer the event belongs to; an
+ * event of another customer than r->customer answers 404 "event_id: no
+ * such event" like an unknown one. 0 when found and the caller's; -1 after
+ * replying. */
+int dash_event_lookup(struct req *r, int rc, const char *owner);
+
 #endif

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "api/dashboard/dashboard.h"
-#include "store/telemetry.h"
+#include "store/store.h"
 
 static json_int_t op_severity(json_int_t stored)
 {
@@ -40,4 +40,15 @@ json_t *dash_event_json(const json_t *row, const char *family, const char *site_
         json_object_set_new(e, "severity", json_integer(op_severity(stored)));
     }
     return e;
+}
+
+int dash_event_lookup(struct req *r, int rc, const char *owner)
+{
+    if (rc == STORE_OK && strcmp(owner, r->customer.id) != 0)
+        rc = STORE_NOT_FOUND;
+    if (rc == STORE_NOT_FOUND)
+        return reply_error(r, E_NOT_FOUND, "event_id: no such event"), -1;
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc), -1;
+    return 0;
 }

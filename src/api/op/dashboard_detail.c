@@ -24,14 +24,8 @@ static int load_event(struct req *r, struct tel_event_ref *ev)
             return reply_error(r, E_SERVICE_DISABLED, "customer %s does not have origin_protection", c.id), -1;
         if (rc == STORE_OK)
             r->customer = c;
-    } else if (rc == STORE_OK && strcmp(ev->customer_id, r->customer.id) != 0) {
-        rc = STORE_NOT_FOUND;
     }
-    if (rc == STORE_NOT_FOUND)
-        return reply_error(r, E_NOT_FOUND, "event_id: no such event"), -1;
-    if (rc != STORE_OK)
-        return reply_store_error(r, rc), -1;
-    return 0;
+    return dash_event_lookup(r, rc, ev->customer_id);
 }
 
 int op_dash_event_detail(struct req *r)
