@@ -84,67 +84,92 @@ static void add_sums(const struct tel_record *r, struct minute_sum *m, struct ho
     snprintf(h[4].key, sizeof h[4].key, "%d", f->protocol);
 }
 
+/* Sums runs of equal keys of a sorted array in place; returns how many
+ * distinct keys there are. */
+#define SUM_RUNS(type, a, n, cmp)                                                                            \
+    do {                                                                                                     \
+        size_t out_ = 0;                                                                                     \
+        for (size_t i_ = 0; i_ < (n);) {                                                                     \
+            type sum_ = (a)[i_];                                                                             \
+            size_t j_ = i_ + 1;                                                                              \
+            for (; j_ < (n) && cmp(&(a)[j_], &sum_) == 0; j_++) {                                            \
+                sum_.bytes += (a)[j_].bytes;                                                                 \
+                sum_.packets += (a)[j_].packets;                                                             \
+                sum_.flows += (a)[j_].flows;                                                                 \
+            }                                                                                                \
+            (a)[out_++] = sum_;                                                                              \
+            i_ = j_;                                                                                         \
+        }                                                                                                    \
+        (n) = out_;                                                                                          \
+    } while (0)
+
+static void bind_sums(sqlite3_stmt *st, int first, int64_t bytes, int64_t packets, int64_t flows)
+{
+    sqlite3_bind_int64(st, first, bytes);
+    sqlite3_bind_int64(st, first + 1, packets);
+    sqlite3_bind_int64(st, first + 2, flows);
+}
+
+#define ADD_SUMS " ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, packets = packets + excluded.packets, " \
+                 "flows = flows + excluded.flows"
+
+/* Per minute and destination (tel_flow_minutes), then per minute without
+ * it (tel_site_minutes: the sums of a whole site). m is reordered. */
 static int upsert_minutes(struct store *s, struct minute_sum *m, size_t n)
 {
-    static const char sql[] =
-        "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, flows) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, "
-        "packets = packets + excluded.packets, flows = flows + excluded.flows";
-    qsort(m, n, sizeof *m, cmp_minute);
-    for (size_t i = 0; i < n;) {
-        struct minute_sum sum = m[i];
-        size_t j = i + 1;
-        for (; j < n && cmp_minute(&m[j], &sum) == 0; j++) {
-            sum.bytes += m[j].bytes;
-            sum.packets += m[j].packets;
-            sum.flows += m[j].flows;
+    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
+                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    static const char site_sql[] = "INSERT INTO tel_site_minutes (site_rid, minute, action, policy, bytes, packets, "
+                                   "flows) VALUES (?1, ?2, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    for (int level = 0; level < 2; level++) {
+        if (level == 1)
+            for (size_t i = 0; i < n; i++)
+                memset(m[i].dst, 0, TEL_ADDR_KEY); /* the site level: every destination alike */
+        qsort(m, n, sizeof *m, cmp_minute);
+        SUM_RUNS(struct minute_sum, m, n, cmp_minute);
+        for (size_t i = 0; i < n; i++) {
+            sqlite3_stmt *st = db_stmt(s, level ? site_sql : sql);
+            if (!st)
+                return STORE_ERROR;
+            sqlite3_bind_int64(st, 1, m[i].site_rid);
+            sqlite3_bind_int64(st, 2, m[i].minute);
+            if (!level)
+                sqlite3_bind_blob(st, 3, m[i].dst, TEL_ADDR_KEY, SQLITE_STATIC);
+            sqlite3_bind_int(st, 4, m[i].action);
+            BIND_TEXT(st, 5, m[i].policy);
+            bind_sums(st, 6, m[i].bytes, m[i].packets, m[i].flows);
+            if (db_exec_stmt(s, st) != STORE_OK)
+                return STORE_ERROR;
         }
-        i = j;
-        sqlite3_stmt *st = db_stmt(s, sql);
-        if (!st)
-            return STORE_ERROR;
-        sqlite3_bind_int64(st, 1, sum.site_rid);
-        sqlite3_bind_int64(st, 2, sum.minute);
-        sqlite3_bind_blob(st, 3, sum.dst, TEL_ADDR_KEY, SQLITE_STATIC);
-        sqlite3_bind_int(st, 4, sum.action);
-        BIND_TEXT(st, 5, sum.policy);
-        sqlite3_bind_int64(st, 6, sum.bytes);
-        sqlite3_bind_int64(st, 7, sum.packets);
-        sqlite3_bind_int64(st, 8, sum.flows);
-        if (db_exec_stmt(s, st) != STORE_OK)
-            return STORE_ERROR;
     }
     return STORE_OK;
 }
 
+/* Per hour (tel_flow_hours), then per day (tel_flow_days). h is reordered. */
 static int upsert_hours(struct store *s, struct hour_sum *h, size_t n)
 {
-    static const char sql[] =
-        "INSERT INTO tel_flow_hours (site_rid, dim, hour, key, bytes, packets, flows) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, "
-        "packets = packets + excluded.packets, flows = flows + excluded.flows";
-    qsort(h, n, sizeof *h, cmp_hour);
-    for (size_t i = 0; i < n;) {
-        struct hour_sum sum = h[i];
-        size_t j = i + 1;
-        for (; j < n && cmp_hour(&h[j], &sum) == 0; j++) {
-            sum.bytes += h[j].bytes;
-            sum.packets += h[j].packets;
-            sum.flows += h[j].flows;
+    static const char sql[] = "INSERT INTO tel_flow_hours (site_rid, dim, hour, key, bytes, packets, flows) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
+    static const char day_sql[] = "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
+                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
+    for (int level = 0; level < 2; level++) {
+        if (level == 1)
+            for (size_t i = 0; i < n; i++)
+                h[i].hour -= h[i].hour % 86400; /* the day's start */
+        qsort(h, n, sizeof *h, cmp_hour);
+        SUM_RUNS(struct hour_sum, h, n, cmp_hour);
+        for (size_t i = 0; i < n; i++) {
+            sqlite3_stmt *st = db_stmt(s, level ? day_sql : sql);
+            if (!st)
+                return STORE_ERROR;
+            sqlite3_bind_int64(st, 1, h[i].site_rid);
+            sqlite3_bind_int(st, 2, h[i].dim);
+            sqlite3_bind_int64(st, 3, h[i].hour);
+            BIND_TEXT(st, 4, h[i].key);
+            bind_sums(st, 5, h[i].bytes, h[i].packets, h[i].flows);
+            if (db_exec_stmt(s, st) != STORE_OK)
+                return STORE_ERROR;
         }
-        i = j;
-        sqlite3_stmt *st = db_stmt(s, sql);
-        if (!st)
-            return STORE_ERROR;
-        sqlite3_bind_int64(st, 1, sum.site_rid);
-        sqlite3_bind_int(st, 2, sum.dim);
-        sqlite3_bind_int64(st, 3, sum.hour);
-        BIND_TEXT(st, 4, sum.key);
-        sqlite3_bind_int64(st, 5, sum.bytes);
-        sqlite3_bind_int64(st, 6, sum.packets);
-        sqlite3_bind_int64(st, 7, sum.flows);
-        if (db_exec_stmt(s, st) != STORE_OK)
-            return STORE_ERROR;
     }
     return STORE_OK;
 }

@@ -136,7 +136,7 @@ int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int
 int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets)
 {
-    static const char sql[] = "SELECT coalesce(sum(bytes), 0), coalesce(sum(packets), 0) FROM tel_flow_minutes "
+    static const char sql[] = "SELECT coalesce(sum(bytes), 0), coalesce(sum(packets), 0) FROM tel_site_minutes "
                               "WHERE site_rid = ?1 AND minute >= ?2 AND minute < ?3";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
@@ -191,12 +191,17 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
 /* ---- flows: per-minute sums ---- */
 
 /* The rows are summed here rather than by GROUP BY: they come in key order
- * (site, minute, destination, ...), and SQLite would sort them all into a
- * temporary B-tree first (a month of six sites: 180 ms of the 200). */
+ * (site, minute, ...), and SQLite would sort them all into a temporary
+ * B-tree first (a month of six sites: 180 ms of the 200). Without a
+ * destination range the site-level roll-up answers (no row per address). */
 #define MINUTES_SQL(sites)                                                                                   \
     "SELECT m.minute, m.action, m.bytes, m.packets FROM tel_flow_minutes m WHERE " sites                     \
-    " AND m.minute >= ?2 AND m.minute < ?3 AND (?4 IS NULL OR m.dst BETWEEN ?4 AND ?5) AND (?6 IS NULL OR " \
-    "m.policy = ?6)"
+    " AND m.minute >= ?2 AND m.minute < ?3 AND m.dst BETWEEN ?4 AND ?5 AND (?6 IS NULL OR m.policy = ?6)"
+#define SITE_MINUTES_SQL(sites)                                                                              \
+    "SELECT m.minute, m.action, m.bytes, m.packets FROM tel_site_minutes m WHERE " sites                     \
+    " AND m.minute >= ?2 AND m.minute < ?3 AND (?6 IS NULL OR m.policy = ?6) AND ?4 IS NULL"
+#define ONE_SITE      "m.site_rid = ?1"
+#define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = ?7 AND kind = ?8)"
 
 /* Longer windows are cut (the sums are dense, a slot a minute: 5.8 MB at
  * most); retention keeps 35 days by default. */
@@ -220,9 +225,8 @@ static int minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_m
 
 int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
 {
-    static const char site_sql[] = MINUTES_SQL("m.site_rid = ?1");
-    static const char customer_sql[] =
-        MINUTES_SQL("m.site_rid IN (SELECT rid FROM resources WHERE customer_id = ?7 AND kind = ?8)");
+    static const char *const sql[2][2] = {{SITE_MINUTES_SQL(ONE_SITE), SITE_MINUTES_SQL(CUSTOMER_SITES)},
+                                          {MINUTES_SQL(ONE_SITE), MINUTES_SQL(CUSTOMER_SITES)}};
     *out = NULL;
     *n = 0;
     int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
@@ -231,7 +235,7 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
         return STORE_OK;
     size_t nslots = (size_t)((to - first + 59) / 60);
     struct tel_minute *slots = calloc(nslots, sizeof *slots);
-    sqlite3_stmt *st = slots ? db_stmt(s, q->site_rid ? site_sql : customer_sql) : NULL;
+    sqlite3_stmt *st = slots ? db_stmt(s, sql[q->range != NULL][q->site_rid == 0]) : NULL;
     if (!st) {
         free(slots);
         return STORE_ERROR;
@@ -304,13 +308,20 @@ static void col_key(sqlite3_stmt *st, char *out, size_t size)
 #define TOP_RAW_ALL                                                                                          \
     "SELECT NULL, '', coalesce(sum(f.bytes), 0), coalesce(sum(f.packets), 0), count(*) FROM tel_flows f "   \
     "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)"
+/* The roll-up rows of [?2, ?3): whole days [?9, ?10) from tel_flow_days,
+ * the hours before and after them from tel_flow_hours (a month: about 30
+ * rows a key instead of 720). */
+#define HOURLY_ROWS                                                                                          \
+    "(SELECT key, bytes, packets, flows FROM tel_flow_hours WHERE site_rid = ?1 AND dim = ?8 AND hour >= ?2 "  \
+    "AND hour < ?9 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_days WHERE site_rid = ?1 AND "     \
+    "dim = ?8 AND day >= ?9 AND day < ?10 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_hours "    \
+    "WHERE site_rid = ?1 AND dim = ?8 AND hour >= ?10 AND hour < ?3) h"
 #define TOP_HOURS                                                                                            \
-    "SELECT h.key, '', sum(h.bytes), sum(h.packets), sum(h.flows) FROM tel_flow_hours h WHERE h.site_rid = " \
-    "?1 AND h.dim = ?8 AND h.hour >= ?2 AND h.hour < ?3 GROUP BY 1 ORDER BY CASE WHEN ?6 THEN "             \
-    "sum(h.packets) ELSE sum(h.bytes) END DESC, 1 LIMIT ?7"
+    "SELECT h.key, '', sum(h.bytes), sum(h.packets), sum(h.flows) FROM " HOURLY_ROWS " GROUP BY 1 ORDER BY "   \
+    "CASE WHEN ?6 THEN sum(h.packets) ELSE sum(h.bytes) END DESC, 1 LIMIT ?7"
 #define TOP_HOURS_ALL                                                                                        \
     "SELECT NULL, '', coalesce(sum(h.bytes), 0), coalesce(sum(h.packets), 0), coalesce(sum(h.flows), 0) "   \
-    "FROM tel_flow_hours h WHERE h.site_rid = ?1 AND h.dim = ?8 AND h.hour >= ?2 AND h.hour < ?3"
+    "FROM " HOURLY_ROWS
 
 static const char *const top_raw_sql[] = {
     [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
@@ -333,8 +344,14 @@ static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
     }
     sqlite3_bind_int(st, 6, q->by_packets);
     sqlite3_bind_int64(st, 7, q->limit);
-    if (q->hourly)
+    if (q->hourly) {
+        int64_t day_from = q->from + (86400 - q->from % 86400) % 86400, day_to = q->to - q->to % 86400;
+        if (day_from >= day_to)
+            day_from = day_to = q->to; /* no whole day: hours only */
         sqlite3_bind_int(st, 8, q->dim);
+        sqlite3_bind_int64(st, 9, day_from);
+        sqlite3_bind_int64(st, 10, day_to);
+    }
 }
 
 static void read_top_row(sqlite3_stmt *st, struct tel_top_row *row)

@@ -128,6 +128,17 @@ static const char SUMS[] =
     "(SELECT group_concat(dim || ':' || b, ',') FROM (SELECT dim, sum(bytes) b FROM tel_flow_hours GROUP BY dim "
     "ORDER BY dim))";
 
+/* The coarser roll-ups against the finer ones: the number of keys whose
+ * sums differ (0), then their row counts. */
+static const char COARSE[] =
+    "SELECT ((SELECT count(*) FROM (SELECT site_rid, minute, action, policy, sum(bytes) b, sum(packets) p, "
+    "sum(flows) n FROM tel_flow_minutes GROUP BY 1, 2, 3, 4) f LEFT JOIN tel_site_minutes s USING (site_rid, "
+    "minute, action, policy) WHERE s.bytes IS NOT f.b OR s.packets IS NOT f.p OR s.flows IS NOT f.n) + "
+    "(SELECT count(*) FROM (SELECT site_rid, dim, hour - hour % 86400 AS day, key, sum(bytes) b, sum(packets) p, "
+    "sum(flows) n FROM tel_flow_hours GROUP BY 1, 2, 3, 4) f LEFT JOIN tel_flow_days d USING (site_rid, dim, day, "
+    "key) WHERE d.bytes IS NOT f.b OR d.packets IS NOT f.p OR d.flows IS NOT f.n)) || ' ' || "
+    "(SELECT count(*) FROM tel_site_minutes) || ' ' || (SELECT count(*) FROM tel_flow_days)";
+
 TEST(rollups_equal_raw_however_batched)
 {
     struct fixture one, many;
@@ -153,6 +164,9 @@ TEST(rollups_equal_raw_however_batched)
     CHECK_STR(expect, "4798500/3000/3000 4798500/3000/3000 0:3200000,1:1598500 "
                       "1:4798500,2:4798500,3:4798500,4:4798500,5:4798500");
     CHECK_STR(query(&many, SUMS), expect);
+    /* flows in 5 minutes, two actions and policy "": 10 site minutes; one day of 7 keys over the dimensions */
+    CHECK_STR(query(&one, COARSE), "0 10 7");
+    CHECK_STR(query(&many, COARSE), "0 10 7");
     free(all);
     close_fixture(&one);
     close_fixture(&many);
