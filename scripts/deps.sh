@@ -5,8 +5,12 @@
 set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
-iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmaxmind-db-writer-perl libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3"
-[ "${1:-}" = "--bench" ] && packages="$packages wrk nginx-light"
+iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmaxmind-db-writer-perl libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3
+nginx-light libnginx-mod-http-modsecurity"
+# nginx-light: the Application Protection data plane (with ModSecurity and
+# the CRS). The tests run their own nginx on their own prefix and loopback
+# ports (20000 and up), never the system one the package may start.
+[ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)
 [ "${1:-}" = "--security" ] && packages="$packages testssl.sh"

@@ -13,8 +13,11 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/dns_options.h"
+#include "cli/nginx_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
+#include "dataplane/nginx/nginx_deploy.h"
+#include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
@@ -86,6 +89,7 @@ static const struct opt serve_opts[] = {
     {.name = "dev", .flag = true},
     {.name = "no-dns-deploy", .flag = true},
     DNS_DEPLOY_OPTS,
+    NGINX_DEPLOY_OPTS,
     {.name = "help", .flag = true},
     {.name = NULL},
 };
@@ -125,7 +129,8 @@ static void serve_usage(void)
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
           "  --log-requests             one line per request on stderr (never the query string)\n"
           "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
-          "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE,
+          "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
+              NGINX_DEPLOY_USAGE,
           stderr);
 }
 
@@ -301,6 +306,27 @@ static int start_dns_deployer(json_t *a, const struct server_config *c)
     return dns_deployer_start(&dns.cfg, &c->store);
 }
 
+static struct nginx_options ngx; /* the AP deployer reads it until it stops */
+
+/* The Application Protection deployer, unless another node runs it. */
+static int start_nginx_deployer(json_t *a, const struct server_config *c)
+{
+    if (arg_flag(a, "no-nginx-deploy"))
+        return 0;
+    if (nginx_options_configure(a, c->data_dir, &ngx) != 0)
+        return -1;
+    if (!ngx.st.nginx)
+        fprintf(stderr, "parapet: nginx not found: Application Protection configurations are deployed unchecked\n");
+    return nginx_deployer_start(&ngx.st, &c->store) == 0 ? waf_loop_start(&ngx.st, &c->store) : -1;
+}
+
+static void stop_deployers(void)
+{
+    waf_loop_stop();
+    nginx_deployer_stop();
+    dns_deployer_stop();
+}
+
 static int run(struct server_config *c, json_t *a)
 {
     char db[4096], tls_dir[4096], cert_path[4096], key_path[4096];
@@ -336,11 +362,13 @@ static int run(struct server_config *c, json_t *a)
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* worker threads inherit the mask */
     signal(SIGPIPE, SIG_IGN);
 
-    if (start_dns_deployer(a, c) != 0)
+    if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0) {
+        stop_deployers();
         return 1;
+    }
     struct http_server *h = http_start(c, cert, key);
     if (!h) {
-        dns_deployer_stop();
+        stop_deployers();
         return 1;
     }
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
@@ -354,7 +382,7 @@ static int run(struct server_config *c, json_t *a)
     for (unsigned waited = 0; http_in_flight(h) > 0 && waited < c->shutdown_grace_s * 50; waited++)
         nanosleep(&step, NULL);
     http_stop(h);
-    dns_deployer_stop();
+    stop_deployers();
     dispatch_shutdown();
     main_store->ops->close(main_store);
     free(cert);

@@ -1,14 +1,20 @@
 /* waf_owasp.c — see waf_owasp.h.
  *
  * How the text works with the Core Rule Set (anomaly scoring, Debian's
- * crs-setup.conf): a key that is off has its CRS rules removed
- * (SecRuleRemoveById). A key in log mode keeps its rules, which still log,
- * but what they add to the anomaly score is left out of the blocking
- * decision: CRS's own decision (949110 inbound, 959100 outbound) is removed
- * and parapet's (ids 20190-20197) blocks on the score minus the key's
- * category score (tx.xss_score, ...) or, for keys without one, minus what
- * their detection rules added (counted through SecRuleUpdateActionById).
- * Keys the CRS has no group for get one parapet rule each, which denies or
+ * crs-setup.conf). nginx merges a server's ModSecurity rules *before* the
+ * http{} ones in every phase (measured: a server's phase-2 rule runs before
+ * CRS's phase-2 rules), so nothing a domain port's text does in phase 2 can
+ * follow the CRS. Hence two texts:
+ * - the shared text (waf_owasp_render_shared), loaded once after the CRS:
+ *   CRS's own decisions (949110 inbound, 959100 outbound) are removed and
+ *   parapet's (ids 20190-20197) block on the anomaly score minus what the
+ *   keys in log mode added: each such key's category score (tx.xss_score,
+ *   ...) or, for keys without one, what its rules added, counted through
+ *   SecRuleUpdateActionById into tx.parapet_cnt_<key>;
+ * - a domain port's text (waf_owasp_render): a key that is off has its CRS
+ *   rules removed (SecRuleRemoveById); a key in log mode is flagged in phase
+ *   1 (tx.parapet_log_<key>=1) for the shared decision. Keys the CRS has no
+ *   group for get one parapet rule each, which denies or
  * only logs by itself. */
 #include "core/waf_owasp.h"
 
@@ -453,55 +459,89 @@ static int render_whitelist(struct strbuf *b, const struct waf_owasp_site *site,
     return 0;
 }
 
-/* The CRS side of one key: removal when off, log-mode accounting. Sets
- * *log_in / *log_out when the key takes part in parapet's decision. */
-static void render_crs_key(struct strbuf *b, const struct waf_owasp_key *k, const json_t *conf,
-                           struct strbuf *sub_in, struct strbuf *sub_out, bool *count_in, bool *count_out)
+/* Whether a key in log mode takes part in the shared decision: it has CRS
+ * rules that add to the anomaly score. */
+static bool key_scored(const struct waf_owasp_key *k)
 {
-    char items[256];
-    snprintf(items, sizeof items, "%s", k->crs_ids);
-    bool on = key_on(conf), logs = on && k->type != WAF_SIMPLE1 && key_logs(conf);
+    return k->crs_ids && k->type != WAF_SIMPLE1;
+}
+
+/* The CRS side of one key in a domain port's text: its rules removed when
+ * it is off; when it is in log mode, its flag for the shared decision. */
+static void render_crs_key(struct strbuf *b, struct strbuf *flags, const struct waf_owasp_key *k,
+                           const json_t *conf)
+{
+    bool on = key_on(conf), logs = on && key_scored(k) && key_logs(conf);
     if (on && !logs)
         return;
     sb_printf(b, "# %s: %s (%s)\n", k->name, on ? "log only" : "off", k->crs_file);
-    if (logs && k->score_var) {
-        sb_printf(k->outbound ? sub_out : sub_in, ",setvar:'tx.parapet_%s=-%%{%s}'",
-                  k->outbound ? "outbound" : "inbound", k->score_var);
+    if (logs) {
+        sb_printf(flags, ",setvar:tx.parapet_log_%s=1", k->name);
+        return;
     }
+    char items[256];
+    snprintf(items, sizeof items, "%s", k->crs_ids);
     for (char *save, *it = strtok_r(items, " ", &save); it; it = strtok_r(NULL, " ", &save)) {
-        char *sev = strchr(it, ':');
-        if (sev)
-            *sev++ = '\0';
-        if (!on) {
-            sb_printf(b, "SecRuleRemoveById %s\n", it);
-        } else if (!k->score_var && sev) {
-            sb_printf(b,
-                      "SecRuleUpdateActionById %s \"setvar:'tx.parapet_log_%s=+%%{tx.%s_anomaly_score}'\"\n",
-                      it, k->outbound ? "out" : "in", sev);
-            *(k->outbound ? count_out : count_in) = true;
-        }
+        it[strcspn(it, ":")] = '\0';
+        sb_printf(b, "SecRuleRemoveById %s\n", it);
     }
 }
 
-static void render_decision(struct strbuf *b, bool outbound, const char *subtract, bool counted)
+/* The shared blocking decision of one direction: CRS's own (949110, 959100)
+ * is removed, and parapet's blocks on the anomaly score minus what the keys
+ * a domain port has in log mode added to it (each key's category score, or
+ * what its rules added as counted through SecRuleUpdateActionById). */
+static void render_decision(struct strbuf *b, bool outbound)
 {
     const char *dir = outbound ? "outbound" : "inbound";
     int phase = outbound ? 4 : 2, id = WAF_OWASP_ID_BASE + (outbound ? 195 : 190);
     sb_printf(b, "# blocking decision without the log-only protections (replaces CRS %s)\n",
               outbound ? "959100" : "949110");
     sb_printf(b, "SecRuleRemoveById %s\n", outbound ? "959100" : "949110");
-    sb_printf(b, "SecAction \"id:%d,phase:%d,pass,nolog,t:none,setvar:'tx.parapet_%s=%%{tx.%s}'%s\"\n", id,
-              phase, dir, outbound ? "outbound_anomaly_score" : "anomaly_score", subtract);
-    if (counted)
+    sb_printf(b, "SecAction \"id:%d,phase:%d,pass,nolog,t:none,setvar:'tx.parapet_%s=%%{tx.%s}'\"\n", id, phase,
+              dir, outbound ? "outbound_anomaly_score" : "anomaly_score");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct waf_owasp_key *k = &keys[i];
+        if (!key_scored(k) || (k->outbound != 0) != outbound)
+            continue;
+        char counted[96];
+        snprintf(counted, sizeof counted, "tx.parapet_cnt_%s", k->name);
         sb_printf(b,
-                  "SecRule TX:PARAPET_LOG_%s \"@gt 0\" \"id:%d,phase:%d,pass,nolog,t:none,"
-                  "setvar:'tx.parapet_%s=-%%{tx.parapet_log_%s}'\"\n",
-                  outbound ? "OUT" : "IN", id + 1, phase, dir, outbound ? "out" : "in");
+                  "SecRule TX:parapet_log_%s \"@eq 1\" \"id:%d,phase:%d,pass,nolog,t:none,"
+                  "setvar:'tx.parapet_%s=-%%{%s}'\"\n",
+                  k->name, WAF_OWASP_ID_BASE + 150 + (int)i, phase, dir, k->score_var ? k->score_var : counted);
+    }
     sb_printf(b,
-              "SecRule TX:PARAPET_%s \"@ge %%{tx.%s_anomaly_score_threshold}\" \"id:%d,phase:%d,"
-              "deny,status:403,log,auditlog,t:none,msg:'%s Anomaly Score Exceeded "
-              "(log-only protections left out)',tag:'parapet/owasp'\"\n",
-              outbound ? "OUTBOUND" : "INBOUND", dir, id + 2, phase, outbound ? "Outbound" : "Inbound");
+              "SecRule TX:PARAPET_%s \"@gt 0\" \"id:%d,phase:%d,deny,status:403,log,auditlog,t:none,"
+              "msg:'%s Anomaly Score Exceeded (Total Score: %%{tx.parapet_%s}, log-only protections left "
+              "out)',tag:'parapet/owasp',chain\"\n"
+              "SecRule TX:PARAPET_%s \"@ge %%{tx.%s_anomaly_score_threshold}\" \"t:none\"\n",
+              outbound ? "OUTBOUND" : "INBOUND", id + 2, phase, outbound ? "Outbound" : "Inbound", dir,
+              outbound ? "OUTBOUND" : "INBOUND", dir);
+}
+
+char *waf_owasp_render_shared(void)
+{
+    struct strbuf b = {0};
+    sb_add(&b, "# parapet's OWASP decision, shared by every domain port (after the Core Rule Set)\n");
+    for (size_t i = 0; i < NKEYS; i++) {
+        const struct waf_owasp_key *k = &keys[i];
+        if (!key_scored(k) || k->score_var)
+            continue;
+        char items[256];
+        snprintf(items, sizeof items, "%s", k->crs_ids);
+        for (char *save, *it = strtok_r(items, " ", &save); it; it = strtok_r(NULL, " ", &save)) {
+            char *sev = strchr(it, ':');
+            if (!sev)
+                continue;
+            *sev++ = '\0';
+            sb_printf(&b, "SecRuleUpdateActionById %s \"setvar:'tx.parapet_cnt_%s=+%%{tx.%s_anomaly_score}'\"\n",
+                      it, k->name, sev);
+        }
+    }
+    render_decision(&b, false);
+    render_decision(&b, true);
+    return sb_take(&b);
 }
 
 static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key *k, const json_t *conf,
@@ -579,8 +619,8 @@ static void render_own(struct strbuf *b, size_t idx, const struct waf_owasp_key 
 
 char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err, size_t errlen)
 {
-    struct strbuf b = {0}, sub_in = {0}, sub_out = {0};
-    sb_add(&b, "# parapet OWASP protections of one domain port (after the Core Rule Set)\n");
+    struct strbuf b = {0}, flags = {0};
+    sb_add(&b, "# parapet OWASP protections of one domain port\n");
     if (render_whitelist(&b, site, err, errlen)) {
         sb_free(&b);
         return NULL;
@@ -590,9 +630,6 @@ char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, 
         sb_add(&b, "# OWASP protection off: no Core Rule Set rule runs\nSecRuleRemoveById 900000-999999\n");
         return sb_take(&b);
     }
-    bool count_in = false, count_out = false;
-    sb_add(&sub_in, "");
-    sb_add(&sub_out, "");
     for (size_t i = 0; i < NKEYS; i++) {
         const json_t *conf = key_conf(config, &keys[i]);
         json_t *dflt = conf ? NULL : key_default(&keys[i]);
@@ -601,16 +638,48 @@ char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, 
         if (keys[i].nginx)
             sb_printf(&b, "# %s: %s, carried out by nginx\n", keys[i].name, key_on(conf) ? "on" : "off");
         else if (keys[i].crs_ids)
-            render_crs_key(&b, &keys[i], conf, &sub_in, &sub_out, &count_in, &count_out);
+            render_crs_key(&b, &flags, &keys[i], conf);
         else if (!is_whitelist(&keys[i]))
             render_own(&b, i, &keys[i], conf, site);
         json_decref(dflt);
     }
-    if (sub_in.len || count_in)
-        render_decision(&b, false, sb_text(&sub_in), count_in);
-    if (sub_out.len || count_out)
-        render_decision(&b, true, sb_text(&sub_out), count_out);
-    sb_free(&sub_in);
-    sb_free(&sub_out);
+    if (flags.len)
+        sb_printf(&b, "# the keys in log mode, for the shared decision\nSecAction \"id:%d,phase:1,pass,nolog,t:none%s\"\n",
+                  WAF_OWASP_ID_BASE + 1, sb_text(&flags));
+    sb_free(&flags);
     return sb_take(&b);
+}
+
+/* ---- the way back: a matched rule's attack type ---- */
+
+static bool in_items(const char *items, long id)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", items);
+    for (char *save, *it = strtok_r(buf, " ", &save); it; it = strtok_r(NULL, " ", &save)) {
+        char *end;
+        long lo = strtol(it, &end, 10), hi = *end == '-' ? strtol(end + 1, NULL, 10) : lo;
+        if (id >= lo && id <= hi)
+            return true;
+    }
+    return false;
+}
+
+const char *waf_owasp_attack_type(long rule_id)
+{
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keys[i].crs_ids && in_items(keys[i].crs_ids, rule_id))
+            return keys[i].event_name;
+    long own = rule_id - WAF_OWASP_ID_BASE;
+    if (own >= 100 && own < 100 + (long)NKEYS)
+        return keys[own - 100].event_name;
+    static const struct {
+        long id;
+        const char *name;
+    } fixed[] = {{10, "port_security"}, {20, "anti_leech"}, {21, "anti_leech"}, {30, "csrf"},
+                 {40, "unvalidated_redirects"}};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        if (own == fixed[i].id)
+            return fixed[i].name;
+    return "others";
 }

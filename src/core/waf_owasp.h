@@ -2,8 +2,8 @@
  * the keys and their configuration types, each key's mapping to the OWASP
  * Core Rule Set 3.3 of Debian's modsecurity-crs (or to a small rule of
  * parapet's own where the CRS has no group), validation of the action-switch
- * bodies, the default configuration, the GET shape, and the ModSecurity text
- * for one domain port, which goes after the CRS rules files.
+ * bodies, the default configuration, the GET shape, and the ModSecurity texts:
+ * one per domain port and one shared after the CRS rules files.
  *
  * Stored configuration (what waf_owasp_default returns and _apply changes):
  *   {"enable": 1, "attacks": {"xss": {"enable": 1, "action": "block"}, ...}}
@@ -71,9 +71,18 @@ struct waf_owasp_site {
     size_t whitelist_len;
 };
 
-/* The ModSecurity text for one domain port, to load after the CRS files
- * (malloc'd). NULL with err when a whitelist entry is not an address or
- * block. */
+/* The ModSecurity text for one domain port (malloc'd): one nginx server's
+ * rules, which nginx runs before the http{} ones of each phase. NULL with
+ * err when a whitelist entry is not an address or block. */
 char *waf_owasp_render(const json_t *config, const struct waf_owasp_site *site, char *err, size_t errlen);
+
+/* The text every domain port's decision needs, loaded once after the CRS
+ * files (nginx's http{} level; malloc'd). */
+char *waf_owasp_render_shared(void);
+
+/* The WAF event attack_type (a key of attack_type_summary) of a rule that
+ * matched: a CRS rule of a key's group, or one of parapet's own OWASP rules;
+ * "others" for anything else (custom rules, CRS groups without a key). */
+const char *waf_owasp_attack_type(long rule_id);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
 
 #include "http/harness.h"
 
@@ -232,6 +234,41 @@ static int start_knotd(struct fixture *fx)
     return fx->knotd_pid > 0 ? 0 : -1;
 }
 
+static bool port_free(const char *addr, int port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, addr, &a.sin_addr);
+    bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    if (fd >= 0)
+        close(fd);
+    return ok;
+}
+
+/* The Application Protection data plane of the main server, for the cases
+ * that run nginx (tests/http/cases/dataplane_waf): every domain port P is
+ * served on P + $AP_PORT_OFFSET, a site on 127.0.2.x for its VIP 192.0.2.x,
+ * the backend 203.0.113.77 is reached at 127.0.0.2 (on P + the offset), and
+ * X-Forwarded-For from 127.0.0.1 names the client. */
+static void nginx_options(char *out, size_t size)
+{
+    int offset = 20000;
+    for (int i = 0; i < 20; i++) {
+        offset = 20000 + (free_port() % 40) * 1000;
+        if (port_free("127.0.0.2", offset + 80) && port_free("127.0.0.2", offset + 443) &&
+            port_free("127.0.2.241", offset + 80) && port_free("127.0.2.241", offset + 443) &&
+            port_free("127.0.2.241", offset + 8080))
+            break;
+    }
+    char v[16];
+    snprintf(v, sizeof v, "%d", offset);
+    var_set("AP_PORT_OFFSET", v);
+    snprintf(out, size,
+             "--nginx-listen-map 192.0.2.240/28=127.0.2.240/28 --nginx-port-offset %d "
+             "--nginx-backend-map 203.0.113.77=127.0.0.2 --nginx-real-ip-from 127.0.0.1 --nginx-deploy-interval 1",
+             offset);
+}
+
 int fixture_setup(struct fixture *fx, const char *bin)
 {
     memset(fx, 0, sizeof *fx);
@@ -247,20 +284,22 @@ int fixture_setup(struct fixture *fx, const char *bin)
         return -1;
     if (start_knotd(fx) != 0)
         return -1;
-    char dns_opts[256];
+    char dns_opts[512], nginx_opts[256];
+    nginx_options(nginx_opts, sizeof nginx_opts);
     /* every case comes from 127.0.0.1: allow its failed token requests
      * (special_abuse.c tests the slow-down on a server of its own); cases
      * ingest telemetry of fixed past dates: keep ten years of it */
     snprintf(dns_opts, sizeof dns_opts,
              "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200 "
-             "--telemetry-days 3650",
-             fx->dns_port);
+             "--telemetry-days 3650 %s",
+             fx->dns_port, nginx_opts);
     fx->main_port = free_port();
     fx->main_pid = server_start(bin, fx->data, fx->main_port, dns_opts, fx->log);
     fx->short_port = free_port();
     fx->short_pid = server_start(bin, fx->data, fx->short_port,
                                  "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
-                                 "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy --telemetry-days 3650",
+                                 "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy --no-nginx-deploy "
+                                 "--telemetry-days 3650",
                                  fx->log);
     if (fx->main_pid < 0 || fx->short_pid < 0)
         return -1;

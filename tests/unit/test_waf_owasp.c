@@ -71,11 +71,20 @@ static ModSecurity *msc(void)
 }
 
 /* The CRS and then text in one rules set, or NULL. */
+/* As nginx runs them: a server's rules (the domain port's text) before the
+ * http{} ones (the CRS, then the shared decision) in every phase. */
 static RulesSet *load(const char *text)
 {
     RulesSet *rs = msc_create_rules_set();
     const char *e = NULL;
-    if (msc_rules_add(rs, CRS_PRELUDE, &e) < 0 || msc_rules_add(rs, text, &e) < 0) {
+    char *shared = waf_owasp_render_shared();
+    int rc = msc_rules_add(rs, text, &e);
+    if (rc >= 0)
+        free((void *)e), e = NULL, rc = msc_rules_add(rs, CRS_PRELUDE, &e);
+    if (rc >= 0)
+        free((void *)e), e = NULL, rc = msc_rules_add(rs, shared, &e);
+    free(shared);
+    if (rc < 0) {
         fprintf(stderr, "  refused: %s\n", e);
         free((void *)e);
         msc_rules_cleanup(rs);
@@ -137,7 +146,7 @@ static RulesSet *rendered(const json_t *cfg, const struct waf_owasp_site *s)
     CHECK(text != NULL);
     if (!text)
         return NULL;
-    CHECK(waf_msc_check(CRS_PRELUDE, text, err, sizeof err) == 0);
+    CHECK(waf_msc_check(NULL, text, err, sizeof err) == 0);
     RulesSet *rs = load(text);
     free(text);
     return rs;
@@ -292,12 +301,20 @@ TEST(render_text)
                          "pass,nolog,t:none,ctl:ruleEngine=Off\"\n"));
     CHECK(t && strstr(t, "# xss: off (REQUEST-941-APPLICATION-ATTACK-XSS.conf)\n"
                          "SecRuleRemoveById 941000-941999\n"));
+    /* keys in log mode are flagged for the shared decision (the leak keys log by default) */
+    CHECK(t && strstr(t, "SecAction \"id:20001,phase:1,pass,nolog,t:none,setvar:tx.parapet_log_sql_injection=1,"
+                         "setvar:tx.parapet_log_components_leak=1,setvar:tx.parapet_log_sensitive_leak=1,"
+                         "setvar:tx.parapet_log_web_scanner=1\"\n"));
+    CHECK(t && !strstr(t, "949110"));
+    free(t);
+    t = waf_owasp_render_shared();
     CHECK(t && strstr(t, "SecRuleUpdateActionById 913100-913120 "
-                         "\"setvar:'tx.parapet_log_in=+%{tx.critical_anomaly_score}'\"\n"));
+                         "\"setvar:'tx.parapet_cnt_web_scanner=+%{tx.critical_anomaly_score}'\"\n"));
     CHECK(t && strstr(t, "SecRuleRemoveById 949110\nSecAction \"id:20190,phase:2,pass,nolog,t:none,"
-                         "setvar:'tx.parapet_inbound=%{tx.anomaly_score}',"
+                         "setvar:'tx.parapet_inbound=%{tx.anomaly_score}'\"\n"));
+    CHECK(t && strstr(t, "SecRule TX:parapet_log_sql_injection \"@eq 1\" \"id:20156,phase:2,pass,nolog,t:none,"
                          "setvar:'tx.parapet_inbound=-%{tx.sql_injection_score}'\"\n"));
-    CHECK(t && strstr(t, "SecRuleRemoveById 959100\n")); /* outbound leak keys log by default */
+    CHECK(t && strstr(t, "SecRuleRemoveById 959100\n"));
     free(t);
     const char *badwl[] = {"nonsense"};
     s.whitelist = badwl;
