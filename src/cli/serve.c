@@ -17,6 +17,7 @@
 #include "core/dispatch.h"
 #include "core/url.h"
 #include "dataplane/nginx/nginx_deploy.h"
+#include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
 #include "server/tls.h"
@@ -317,12 +318,15 @@ static int start_nginx_deployer(json_t *a, const struct server_config *c)
         return -1;
     if (!ngx.st.nginx)
         fprintf(stderr, "parapet: nginx not found: Application Protection configurations are deployed unchecked\n");
-    return nginx_deployer_start(&ngx.st, &c->store) == 0 ? waf_loop_start(&ngx.st, &c->store) : -1;
+    if (nginx_deployer_start(&ngx.st, &c->store) != 0 || waf_loop_start(&ngx.st, &c->store) != 0)
+        return -1;
+    return bw_loop_start(&ngx.st, &c->store);
 }
 
 static void stop_deployers(void)
 {
     waf_loop_stop();
+    bw_loop_stop();
     nginx_deployer_stop();
     dns_deployer_stop();
 }

@@ -5,6 +5,7 @@
 
 #include "core/strbuf.h"
 #include "core/waf_owasp.h"
+#include "dataplane/nginx/access_bw.h"
 
 char *nginx_main_render(const struct nginx_settings *st, const char *sites_file)
 {
@@ -21,7 +22,7 @@ char *nginx_main_render(const struct nginx_settings *st, const char *sites_file)
               "events {\n    worker_connections 1024;\n}\n"
               "http {\n"
               "    default_type application/octet-stream;\n"
-              "    log_format parapet '$time_iso8601 $server_port \"$host\" $status $request_length $bytes_sent';\n"
+              "    log_format parapet " NGINX_ACCESS_FORMAT ";\n"
               "    access_log %s/" NGINX_ACCESS_LOG " parapet;\n"
               "    client_body_temp_path %s/tmp/body;\n"
               "    proxy_temp_path %s/tmp/proxy;\n"

@@ -6,12 +6,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/strbuf.h"
+#include "dataplane/nginx/ingest_batch.h"
 #include "dataplane/nginx/nginx_conf.h"
 #include "dataplane/nginx/waf_audit.h"
 #include "dataplane/nginx/waf_tail.h"
 #include "deploy/deployer.h"
-#include "telemetry/ingest.h"
 
 enum { BATCH_LINES = 2000 };
 
@@ -39,37 +38,6 @@ static int take_line(const char *line, size_t len, void *arg)
     return 0;
 }
 
-/* Stores the batch; a record the ingest refuses is dropped and the rest
- * tried again. 0, or -1 when the store failed. */
-static int store_batch(struct store *s, json_t *records, int64_t now, long *stored, long *dropped)
-{
-    while (json_array_size(records)) {
-        struct strbuf body = {0};
-        size_t i;
-        json_t *r;
-        json_array_foreach (records, i, r)
-            sb_printf(&body, "%s\n", json_string_value(r));
-        struct tel_ingest_result res = {0};
-        char msg[TEL_MSG_BUF] = "";
-        int rc = s->ops->begin(s, true) == STORE_OK ? 0 : -1;
-        if (rc == 0)
-            rc = telemetry_ingest(s, sb_text(&body), body.len, TEL_NDJSON, now, &res, msg, sizeof msg);
-        sb_free(&body);
-        if (rc == 0 && s->ops->commit(s) == STORE_OK) {
-            *stored += res.stored;
-            return 0;
-        }
-        s->ops->rollback(s);
-        long line = 0;
-        if (rc != 1 || sscanf(msg, "line %ld", &line) != 1 || line < 1 || (size_t)line > json_array_size(records))
-            return -1;
-        fprintf(stderr, "parapet: waf log: an audit entry left out: %s\n", msg);
-        json_array_remove(records, (size_t)line - 1);
-        (*dropped)++;
-    }
-    return 0;
-}
-
 static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
 {
     struct loop *l = arg;
@@ -84,7 +52,7 @@ static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
     do {
         struct batch b = {json_array(), (int64_t)time(NULL)};
         lines = waf_tail_read(&l->tail, BATCH_LINES, take_line, &b);
-        int rc = lines > 0 ? store_batch(s, b.records, b.now, &stored, &dropped) : 0;
+        int rc = lines > 0 ? nginx_ingest_records(s, b.records, b.now, "waf log", &stored, &dropped) : 0;
         json_decref(b.records);
         if (rc != 0) { /* read again from the saved place next time */
             waf_tail_close(&l->tail);
