@@ -81,12 +81,17 @@ int dev_ap_seed(struct store *s, const char *data_dir, const char *customer_id)
     snprintf(key_id, sizeof key_id, "domain-%s", d.id);
     bool ok = rc == STORE_OK && ap_cert_key_dir(data_dir, dir, sizeof dir) == 0 &&
               cert_key_store(dir, key_id, b->key_pem) == 0 && s->ops->commit(s) == STORE_OK;
-    if (ok)
+    if (ok) {
         printf(
             "  AP site %s (customer %s): domain %s (domain_id %s) with a self-signed certificate, VIPs %s\n",
             site.id, customer_id, DEV_AP_DOMAIN, d.id,
             json_string_value(json_array_get(json_object_get(site.doc, "vip"), 0)));
-    else {
+        /* serve --dev maps the VIPs to 127.0.3.240/28 and ports + 10000 (serve.c) */
+        printf("  its WAF (nginx + ModSecurity + CRS, rendered into %s/nginx): run\n"
+               "    nginx -c %s/nginx/nginx.conf -p %s/nginx/ -g 'daemon off;'\n"
+               "    curl -k --resolve %s:10443:127.0.3.240 \"https://%s:10443/?id=1'%%20OR%%20'1'='1\"   (403)\n",
+               data_dir, data_dir, data_dir, DEV_AP_DOMAIN, DEV_AP_DOMAIN);
+    } else {
         s->ops->rollback(s);
         fprintf(stderr, "parapet: --dev: the Application Protection site could not be seeded\n");
     }

@@ -309,11 +309,28 @@ static int start_dns_deployer(json_t *a, const struct server_config *c)
 
 static struct nginx_options ngx; /* the AP deployer reads it until it stops */
 
+/* --dev: the seeded site's VIPs (198.51.100.240/28, documentation
+ * addresses no host has) are served on loopback 127.0.3.240/28 with ports
+ * + 10000, and its backend 203.0.113.10 is reached at 127.0.0.1, so that the
+ * rendered configuration passes `nginx -t` and a local nginx never sends a
+ * request off the machine. Options given on the command line win. */
+static void dev_nginx_defaults(json_t *a)
+{
+    if (!arg_str(a, "nginx-listen") && !json_object_get(a, "nginx-listen-map"))
+        json_object_set_new(a, "nginx-listen-map", json_pack("[s]", "198.51.100.240/28=127.0.3.240/28"));
+    if (!arg_str(a, "nginx-port-offset"))
+        json_object_set_new(a, "nginx-port-offset", json_string("10000"));
+    if (!json_object_get(a, "nginx-backend-map"))
+        json_object_set_new(a, "nginx-backend-map", json_pack("[s]", "203.0.113.10=127.0.0.1"));
+}
+
 /* The Application Protection deployer, unless another node runs it. */
 static int start_nginx_deployer(json_t *a, const struct server_config *c)
 {
     if (arg_flag(a, "no-nginx-deploy"))
         return 0;
+    if (c->dev)
+        dev_nginx_defaults(a);
     if (nginx_options_configure(a, c->data_dir, &ngx) != 0)
         return -1;
     if (!ngx.st.nginx)
