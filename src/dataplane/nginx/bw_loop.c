@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "dataplane/nginx/access_bw.h"
-#include "dataplane/nginx/ingest_batch.h"
+#include "dataplane/ingest_batch.h"
 #include "dataplane/nginx/nginx_conf.h"
 #include "dataplane/nginx/waf_tail.h"
 #include "deploy/deployer.h"
@@ -76,7 +76,7 @@ static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
         json_t *records = json_array();
         int rc = 0;
         if (bw_acc_take(&l->acc, "nginx", now - KEEP_S, records))
-            rc = nginx_ingest_records(s, records, now, "bandwidth", &stored, &dropped);
+            rc = dp_ingest_records(s, records, now, "bandwidth", &stored, &dropped);
         json_decref(records);
         if (rc != 0) {
             bw_acc_retry(&l->acc);

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dataplane/nginx/ingest_batch.h"
+#include "dataplane/ingest_batch.h"
 #include "dataplane/nginx/nginx_conf.h"
 #include "dataplane/nginx/waf_audit.h"
 #include "dataplane/nginx/waf_tail.h"
@@ -52,7 +52,7 @@ static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
     do {
         struct batch b = {json_array(), (int64_t)time(NULL)};
         lines = waf_tail_read(&l->tail, BATCH_LINES, take_line, &b);
-        int rc = lines > 0 ? nginx_ingest_records(s, b.records, b.now, "waf log", &stored, &dropped) : 0;
+        int rc = lines > 0 ? dp_ingest_records(s, b.records, b.now, "waf log", &stored, &dropped) : 0;
         json_decref(b.records);
         if (rc != 0) { /* read again from the saved place next time */
             waf_tail_close(&l->tail);

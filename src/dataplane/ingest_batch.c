@@ -1,13 +1,13 @@
 /* ingest_batch.c — see ingest_batch.h. */
-#include "dataplane/nginx/ingest_batch.h"
+#include "dataplane/ingest_batch.h"
 
 #include <stdio.h>
 
 #include "core/strbuf.h"
 #include "telemetry/ingest.h"
 
-int nginx_ingest_records(struct store *s, json_t *records, int64_t now, const char *what, long *stored,
-                         long *dropped)
+int dp_ingest_records(struct store *s, json_t *records, int64_t now, const char *what, long *stored,
+                      long *dropped)
 {
     while (json_array_size(records)) {
         struct strbuf body = {0};
