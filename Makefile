@@ -34,7 +34,7 @@ help:
 	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
 
-build: $(B)/parapet $(B)/test-http $(UNIT_BIN)
+build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send
 asan:
 	$(MAKE) VARIANT=asan build
 
@@ -79,6 +79,10 @@ $(B)/tests/%: tests/unit/%.c $(B)/libparapet.a tests/unit/unit.h
 $(B)/test-http: $(wildcard tests/http/*.c tests/http/*.h) $(B)/libparapet.a
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -Itests -o $@ $(filter %.c,$^) $(B)/libparapet.a $(LIBS) $(TEST_LIBS)
+
+$(B)/netflow-send: tests/tools/netflow_send.c
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -o $@ $<
 
 test: build
 	tests/run $(B)

@@ -6,10 +6,15 @@ set -eu
 packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
 iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmaxmind-db-writer-perl libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3
-nginx-light libnginx-mod-http-modsecurity"
+nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # nginx-light: the Application Protection data plane (with ModSecurity and
 # the CRS). The tests run their own nginx on their own prefix and loopback
 # ports (20000 and up), never the system one the package may start.
+# bird2, fastnetmon: the Origin Protection and CleanPipe data planes. Their
+# packaged services are kept from starting (FastNetMon's stock configuration
+# reports usage to its vendor every hour): parapet renders its own
+# configuration, and the tests run their own daemons on loopback.
+daemons="bird2:bird fastnetmon:fastnetmon"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)
@@ -23,5 +28,19 @@ echo "deps: installing$missing" >&2
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+guard=""
+if [ ! -e /usr/sbin/policy-rc.d ]; then # no service starts during this install
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
+  $sudo chmod 755 /usr/sbin/policy-rc.d
+  guard=1
+fi
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null || { [ -n "$guard" ] && $sudo rm -f /usr/sbin/policy-rc.d; exit 1; }
+[ -n "$guard" ] && $sudo rm -f /usr/sbin/policy-rc.d
+for d in $daemons; do
+  case " $missing " in *" ${d%%:*} "*)
+    if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+      $sudo systemctl disable --now "${d#*:}" >/dev/null 2>&1 || true
+    fi ;;
+  esac
+done

@@ -2,7 +2,10 @@
 #include "cli/args.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/net.h"
 
 json_t *args_parse(int argc, char **argv, const struct opt *opts)
 {
@@ -66,4 +69,54 @@ const char *arg_required(json_t *args, const char *name)
 bool arg_flag(json_t *args, const char *name)
 {
     return json_is_true(json_object_get(args, name));
+}
+
+int arg_long(json_t *args, const char *name, long dflt, long lo, long hi, long *out)
+{
+    const char *s = arg_str(args, name);
+    char *end = NULL;
+    *out = s ? strtol(s, &end, 10) : dflt;
+    if (s && (!*s || *end || *out < lo || *out > hi)) {
+        fprintf(stderr, "parapet: --%s must be an integer from %ld to %ld\n", name, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+int arg_address_port(const char *name, const char *text, bool port_optional, char *host, size_t host_size,
+                     int *port)
+{
+    *port = 0;
+    const char *colon = strrchr(text, ':'), *h = text;
+    size_t hlen = strlen(text);
+    bool bracket = text[0] == '[';
+    if (bracket || (colon && strchr(text, ':') == colon)) { /* [v6]:port or v4:port */
+        if (colon && (!bracket || colon[-1] == ']')) {
+            char *end;
+            long p = strtol(colon + 1, &end, 10);
+            if (*end || end == colon + 1 || p < 1 || p > 65535)
+                goto bad;
+            *port = (int)p;
+            hlen = (size_t)(colon - text);
+        }
+        if (bracket) {
+            if (hlen < 2 || text[hlen - 1] != ']')
+                goto bad;
+            h++, hlen -= 2;
+        }
+    }
+    struct ip_addr a;
+    char buf[NET_TEXT_MAX];
+    if (hlen >= sizeof buf || hlen >= host_size || (!*port && !port_optional))
+        goto bad;
+    memcpy(buf, h, hlen);
+    buf[hlen] = '\0';
+    if (ip_parse(buf, &a) != 0)
+        goto bad;
+    memcpy(host, buf, hlen + 1);
+    return 0;
+bad:
+    fprintf(stderr, "parapet: --%s %s: must be ADDRESS%s (an IP address; [IPv6]:PORT)\n", name, text,
+            port_optional ? "[:PORT]" : ":PORT");
+    return -1;
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct opt {
     const char *name; /* without the leading "--" */
@@ -20,5 +21,12 @@ json_t *args_parse(int argc, char **argv, const struct opt *opts);
 const char *arg_str(json_t *args, const char *name);      /* NULL if absent */
 const char *arg_required(json_t *args, const char *name); /* prints the error */
 bool arg_flag(json_t *args, const char *name);
+/* An integer option from lo to hi (dflt when absent): 0, or -1 after a
+ * message on stderr. */
+int arg_long(json_t *args, const char *name, long dflt, long lo, long hi, long *out);
+/* "ADDR:PORT" or "[V6]:PORT" (an IP literal; with port_optional, "ADDR"
+ * alone leaves *port at 0): 0, or -1 after a message on stderr. */
+int arg_address_port(const char *name, const char *text, bool port_optional, char *host, size_t host_size,
+                     int *port);
 
 #endif

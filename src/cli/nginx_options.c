@@ -106,18 +106,6 @@ static int real_ip_from(json_t *args, struct nginx_settings *st)
     return 0;
 }
 
-static int number(json_t *args, const char *name, long dflt, long lo, long hi, long *out)
-{
-    const char *s = arg_str(args, name);
-    char *end = NULL;
-    *out = s ? strtol(s, &end, 10) : dflt;
-    if (s && (!*s || *end || *out < lo || *out > hi)) {
-        fprintf(stderr, "parapet: --%s must be an integer from %ld to %ld\n", name, lo, hi);
-        return -1;
-    }
-    return 0;
-}
-
 int nginx_options_configure(json_t *args, const char *data_dir, struct nginx_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -153,8 +141,8 @@ int nginx_options_configure(json_t *args, const char *data_dir, struct nginx_opt
         return -1;
     }
     long offset, interval;
-    if (number(args, "nginx-port-offset", 0, 0, 60000, &offset) != 0 ||
-        number(args, "nginx-deploy-interval", 5, 1, 3600, &interval) != 0 || backend_maps(args, st) != 0 ||
+    if (arg_long(args, "nginx-port-offset", 0, 0, 60000, &offset) != 0 ||
+        arg_long(args, "nginx-deploy-interval", 5, 1, 3600, &interval) != 0 || backend_maps(args, st) != 0 ||
         real_ip_from(args, st) != 0 || listen_maps(args, st) != 0)
         return -1;
     st->port_offset = (int)offset;

@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/dns_options.h"
+#include "cli/ddos_options.h"
 #include "cli/nginx_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
@@ -91,6 +92,7 @@ static const struct opt serve_opts[] = {
     {.name = "no-dns-deploy", .flag = true},
     DNS_DEPLOY_OPTS,
     NGINX_DEPLOY_OPTS,
+    DDOS_DEPLOY_OPTS,
     {.name = "help", .flag = true},
     {.name = NULL},
 };
@@ -131,7 +133,7 @@ static void serve_usage(void)
           "  --log-requests             one line per request on stderr (never the query string)\n"
           "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
           "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
-              NGINX_DEPLOY_USAGE,
+              NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE,
           stderr);
 }
 
@@ -340,8 +342,26 @@ static int start_nginx_deployer(json_t *a, const struct server_config *c)
     return bw_loop_start(&ngx.st, &c->store);
 }
 
+static struct ddos_options ddos; /* the OP/CP deployer reads it until it stops */
+
+/* The Origin Protection and CleanPipe deployer (FastNetMon, BIRD), unless
+ * both planes are off. */
+static int start_ddos_deployer(json_t *a, const struct server_config *c)
+{
+    if (ddos_options_configure(a, c->data_dir, &ddos) != 0)
+        return -1;
+    if (ddos.st.fnm_on && !ddos.st.fnm.fastnetmon)
+        fprintf(stderr, "parapet: fastnetmon not found: its configuration is checked by parapet only\n");
+    if (ddos.st.bird_on && !ddos.st.bird.bird)
+        fprintf(stderr, "parapet: bird not found: BIRD configurations are deployed unchecked\n");
+    if (!ddos.st.fnm_on && !ddos.st.bird_on)
+        return 0;
+    return ddos_deployer_start(&ddos.st, &c->store);
+}
+
 static void stop_deployers(void)
 {
+    ddos_deployer_stop();
     waf_loop_stop();
     bw_loop_stop();
     nginx_deployer_stop();
@@ -383,7 +403,7 @@ static int run(struct server_config *c, json_t *a)
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* worker threads inherit the mask */
     signal(SIGPIPE, SIG_IGN);
 
-    if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0) {
+    if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0) {
         stop_deployers();
         return 1;
     }

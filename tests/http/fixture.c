@@ -269,6 +269,28 @@ static void nginx_options(char *out, size_t size)
              offset);
 }
 
+/* The Origin Protection and CleanPipe data planes of the main server, for
+ * the cases that run them (tests/http/cases/dataplane_ddos): parapet's BIRD
+ * on 127.0.0.1:$BIRD_LOCAL_PORT peers with a BIRD the case runs on
+ * 127.0.0.2:$BIRD_PEER_PORT; FastNetMon takes NetFlow on
+ * 127.0.0.1:$NETFLOW_PORT and exports its traffic to $GRAPHITE_PORT. */
+static void ddos_options(char *out, size_t size)
+{
+    static const char *const names[] = {"BIRD_LOCAL_PORT", "BIRD_PEER_PORT", "NETFLOW_PORT", "GRAPHITE_PORT"};
+    int port[4];
+    for (int i = 0; i < 4; i++) {
+        char v[16];
+        port[i] = free_port();
+        snprintf(v, sizeof v, "%d", port[i]);
+        var_set(names[i], v);
+    }
+    snprintf(out, size,
+             "--bird-local 127.0.0.1:%d --bird-peer 127.0.0.2:%d --bird-peer-as 64513 --bird-next-hop 192.0.2.1 "
+             "--fastnetmon-netflow 127.0.0.1:%d --fastnetmon-graphite 127.0.0.1:%d --fastnetmon-ban-time 5 "
+             "--fastnetmon-average-time 2 --ddos-deploy-interval 1",
+             port[0], port[1], port[2], port[3]);
+}
+
 int fixture_setup(struct fixture *fx, const char *bin)
 {
     memset(fx, 0, sizeof *fx);
@@ -284,21 +306,23 @@ int fixture_setup(struct fixture *fx, const char *bin)
         return -1;
     if (start_knotd(fx) != 0)
         return -1;
-    char dns_opts[512], nginx_opts[256];
+    char dns_opts[1024], nginx_opts[256], ddos_opts[512];
     nginx_options(nginx_opts, sizeof nginx_opts);
+    ddos_options(ddos_opts, sizeof ddos_opts);
     /* every case comes from 127.0.0.1: allow its failed token requests
      * (special_abuse.c tests the slow-down on a server of its own); cases
      * ingest telemetry of fixed past dates: keep ten years of it */
     snprintf(dns_opts, sizeof dns_opts,
              "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200 "
-             "--telemetry-days 3650 %s",
-             fx->dns_port, nginx_opts);
+             "--telemetry-days 3650 %s %s",
+             fx->dns_port, nginx_opts, ddos_opts);
     fx->main_port = free_port();
     fx->main_pid = server_start(bin, fx->data, fx->main_port, dns_opts, fx->log);
     fx->short_port = free_port();
     fx->short_pid = server_start(bin, fx->data, fx->short_port,
                                  "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
                                  "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy --no-nginx-deploy "
+                                 "--no-fastnetmon-deploy --no-bird-deploy "
                                  "--telemetry-days 3650",
                                  fx->log);
     if (fx->main_pid < 0 || fx->short_pid < 0)

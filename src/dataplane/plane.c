@@ -1,0 +1,291 @@
+/* plane.c — one deploy pass of a fragment-rendering data plane (plane.h). */
+#include "dataplane/plane.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "core/strbuf.h"
+#include "deploy/files.h"
+
+struct site_plan {
+    int64_t rid;
+    json_t *fragment; /* rendered now */
+    char *text;       /* its JSON text, as stored when it deploys */
+    char digest[65];
+    char notes[1024];
+    json_t *use;      /* what is served: fragment, the last good one, or NULL */
+    bool pending, refused;
+    char reason[1024];
+};
+
+struct pass {
+    struct store *s;
+    struct dp_plane *p;
+    struct dp_pass_result *res;
+    json_t *header;
+    struct site_plan *plans;
+    size_t n;
+};
+
+static int fail(struct pass *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct pass *ps, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps->res->error, sizeof ps->res->error, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+json_t *dp_assemble(const struct dp_plane *p, const json_t *header, const json_t *fragments)
+{
+    json_t *out = json_object();
+    for (const char *const *part = p->parts; *part; part++) {
+        struct strbuf b = {0};
+        sb_add(&b, json_string_value(json_object_get(header, *part)) ?: "");
+        size_t i;
+        json_t *f;
+        json_array_foreach ((json_t *)fragments, i, f)
+            sb_add(&b, json_string_value(json_object_get(f, *part)) ?: "");
+        json_object_set_new(out, *part, json_string(sb_text(&b)));
+        sb_free(&b);
+    }
+    return out;
+}
+
+static json_t *assemble_used(struct pass *ps)
+{
+    json_t *frags = json_array();
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->plans[i].use)
+            json_array_append(frags, ps->plans[i].use);
+    json_t *all = dp_assemble(ps->p, ps->header, frags);
+    json_decref(frags);
+    return all;
+}
+
+static void join_notes(const json_t *notes, char *out, size_t size)
+{
+    out[0] = '\0';
+    size_t i;
+    json_t *v;
+    json_array_foreach ((json_t *)notes, i, v) {
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", len ? "; " : "", json_string_value(v));
+    }
+}
+
+/* Renders every site and decides what each serves from its stored state. */
+static void plan(struct pass *ps, const json_t *model, const json_t *states)
+{
+    static const char *const families[] = {"op", "cp"};
+    size_t total = json_array_size(json_object_get(model, "op_sites")) +
+                   json_array_size(json_object_get(model, "cp_sites"));
+    ps->plans = calloc(total + 1, sizeof *ps->plans);
+    for (int f = 0; f < 2; f++) {
+        char key[16];
+        snprintf(key, sizeof key, "%s_sites", families[f]);
+        size_t i;
+        json_t *site;
+        json_array_foreach (json_object_get(model, key), i, site) {
+            struct site_plan *sp = &ps->plans[ps->n++];
+            sp->rid = json_integer_value(json_object_get(site, "rid"));
+            json_t *notes = json_array();
+            sp->fragment = ps->p->site(ps->p, site, families[f], notes);
+            join_notes(notes, sp->notes, sizeof sp->notes);
+            json_decref(notes);
+            sp->text = json_dumps(sp->fragment, JSON_COMPACT | JSON_SORT_KEYS);
+            sha256_hex(sp->text, sp->digest);
+            char rid[24];
+            snprintf(rid, sizeof rid, "%lld", (long long)sp->rid);
+            const json_t *st = json_object_get(states, rid);
+            const char *state = json_string_value(json_object_get(st, "state"));
+            bool same = st && strcmp(json_string_value(json_object_get(st, "digest")), sp->digest) == 0;
+            if (same && strcmp(state, "failed") == 0) {
+                const char *good = json_string_value(json_object_get(st, "deployed"));
+                sp->use = good ? json_loads(good, 0, NULL) : NULL;
+                continue;
+            }
+            sp->use = json_incref(sp->fragment);
+            sp->pending = !same || strcmp(state, "deployed") != 0 ||
+                          strcmp(json_string_value(json_object_get(st, "reason")), sp->notes) != 0;
+            if (st && !same) { /* keep the last good fragment at hand for a refusal */
+                const char *good = json_string_value(json_object_get(st, "deployed"));
+                if (good)
+                    json_object_set_new(sp->fragment, "\x01good", json_string(good));
+            }
+        }
+    }
+}
+
+/* The site's last good fragment (what it is served when refused). */
+static json_t *last_good(struct site_plan *sp)
+{
+    const char *good = json_string_value(json_object_get(sp->fragment, "\x01good"));
+    return good ? json_loads(good, 0, NULL) : NULL;
+}
+
+/* The whole refused: each pending fragment alone with the header, then
+ * the rest again. Returns 0 (accepted), 1 (still refused) or -1. */
+static int isolate(struct pass *ps, json_t **whole)
+{
+    char why[1024];
+    for (size_t i = 0; i < ps->n; i++) {
+        struct site_plan *sp = &ps->plans[i];
+        if (!sp->pending)
+            continue;
+        json_t *one = json_pack("[O]", sp->fragment);
+        json_t *alone = dp_assemble(ps->p, ps->header, one);
+        json_decref(one);
+        int rc = ps->p->check(ps->p, alone, why, sizeof why);
+        json_decref(alone);
+        if (rc < 0)
+            return fail(ps, "%s", why);
+        if (rc > 0) {
+            sp->refused = true;
+            snprintf(sp->reason, sizeof sp->reason, "%s", why);
+            json_decref(sp->use);
+            sp->use = last_good(sp);
+        }
+    }
+    json_decref(*whole);
+    *whole = assemble_used(ps);
+    int rc = ps->p->check(ps->p, *whole, why, sizeof why);
+    if (rc != 0)
+        fail(ps, "the configuration was refused as a whole: %.400s", why);
+    return rc;
+}
+
+static bool same_as_live(struct pass *ps, const json_t *whole)
+{
+    for (const char *const *part = ps->p->parts; *part; part++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", ps->p->dir, *part);
+        char *live = files_read(path);
+        bool same = live && strcmp(live, json_string_value(json_object_get(whole, *part))) == 0;
+        free(live);
+        if (!same)
+            return false;
+    }
+    return true;
+}
+
+static int install(struct pass *ps, const json_t *whole)
+{
+    for (const char *const *part = ps->p->parts; *part; part++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", ps->p->dir, *part);
+        if (files_replace(path, json_string_value(json_object_get(whole, *part))) != 0)
+            return fail(ps, "cannot write %.400s", path);
+    }
+    ps->res->installed = true;
+    ps->p->reload_owed = ps->p->reload != NULL;
+    return 0;
+}
+
+/* Marks every pending site; refused_only: the others wait for a later pass. */
+static int mark(struct pass *ps, bool refused_only)
+{
+    struct store *s = ps->s;
+    if (s->ops->begin(s, true) != STORE_OK)
+        return fail(ps, "%s", "the store is not available");
+    int rc = STORE_OK;
+    for (size_t i = 0; i < ps->n && rc == STORE_OK; i++) {
+        struct site_plan *sp = &ps->plans[i];
+        if (!sp->pending || (refused_only && !sp->refused))
+            continue;
+        if (sp->refused) {
+            rc = s->ops->dataplane_state_set(s, ps->p->name, sp->rid, "failed", sp->reason, sp->digest, NULL);
+            ps->res->failed++;
+        } else {
+            rc = s->ops->dataplane_state_set(s, ps->p->name, sp->rid, "deployed", sp->notes, sp->digest, sp->text);
+            ps->res->deployed++;
+        }
+    }
+    if (rc == STORE_OK && s->ops->commit(s) == STORE_OK)
+        return 0;
+    s->ops->rollback(s);
+    return fail(ps, "%s", "the deploy states could not be saved");
+}
+
+static json_t *states_by_rid(struct pass *ps)
+{
+    struct store *s = ps->s;
+    json_t *rows = NULL, *by = json_object();
+    if (s->ops->begin(s, false) != STORE_OK)
+        return by;
+    if (s->ops->dataplane_states(s, ps->p->name, 0, &rows) == STORE_OK) {
+        size_t i;
+        json_t *row;
+        json_array_foreach (rows, i, row) {
+            char rid[24];
+            snprintf(rid, sizeof rid, "%lld", (long long)json_integer_value(json_object_get(row, "site_rid")));
+            json_object_set(by, rid, row);
+        }
+    }
+    s->ops->commit(s);
+    json_decref(rows);
+    return by;
+}
+
+static int run(struct pass *ps, const json_t *model)
+{
+    json_t *states = states_by_rid(ps);
+    plan(ps, model, states);
+    json_decref(states);
+    ps->res->sites = (int)ps->n;
+    json_t *whole = assemble_used(ps);
+    char why[1024];
+    int rc = ps->p->check(ps->p, whole, why, sizeof why);
+    if (rc < 0)
+        fail(ps, "the checker could not run: %.400s", why);
+    else if (rc > 0)
+        rc = isolate(ps, &whole);
+    if (rc != 0) {
+        mark(ps, true); /* sites refused on their own are failed whatever else went wrong */
+        json_decref(whole);
+        return -1;
+    }
+    if (!same_as_live(ps, whole) && install(ps, whole) != 0) {
+        mark(ps, true);
+        json_decref(whole);
+        return -1;
+    }
+    json_decref(whole);
+    rc = mark(ps, false);
+    if (ps->p->reload_owed) {
+        int told = ps->p->reload(ps->p, why, sizeof why);
+        if (told < 0)
+            return fail(ps, "installed, but the daemon was not told: %.400s", why);
+        ps->p->reload_owed = false;
+        ps->res->reloaded = told == 0;
+    }
+    return rc;
+}
+
+int dp_plane_pass(struct store *s, struct dp_plane *p, const json_t *model, struct dp_pass_result *res)
+{
+    memset(res, 0, sizeof *res);
+    struct pass ps = {.s = s, .p = p, .res = res};
+    if (files_mkdirs(p->dir) != 0)
+        return fail(&ps, "cannot create %.400s", p->dir);
+    char lock_path[4200];
+    snprintf(lock_path, sizeof lock_path, "%s/.lock", p->dir);
+    int lock = files_lock(lock_path); /* passes of several processes take turns */
+    if (lock < 0)
+        return fail(&ps, "cannot lock %.400s", lock_path);
+    ps.header = p->header(p);
+    int rc = run(&ps, model);
+    files_unlock(lock);
+    for (size_t i = 0; i < ps.n; i++) {
+        json_decref(ps.plans[i].fragment);
+        json_decref(ps.plans[i].use);
+        free(ps.plans[i].text);
+    }
+    free(ps.plans);
+    json_decref(ps.header);
+    return rc;
+}
