@@ -222,7 +222,7 @@ static void udp_leaf(struct bird_rules *r, const json_t *leaf, const json_t *blo
     } else if (json_object_get(leaf, "bps_limit")) {
         f.rate_bytes = rate_of(leaf, "bps_limit");
         if (f.rate_bytes < 0) {
-            note(r, "udp flood %s: a packet rate limit cannot be expressed in FlowSpec (bytes/s only)", what);
+            note(r, "%s: a packet rate limit cannot be expressed in FlowSpec (bytes/s only)", what);
             return;
         }
     }
