@@ -128,6 +128,32 @@ static bool regex_match(const char *pattern, const char *text)
     return m;
 }
 
+/* `have` holds what `want` says: an object every member of want (recursively;
+ * have may hold more members, e.g. a deploy state that changes on its own),
+ * an array of as many items each holding want's, any other value equal. */
+static bool json_has(const json_t *want, const json_t *have)
+{
+    if (json_is_object(want)) {
+        const char *key;
+        json_t *w;
+        if (!json_is_object(have))
+            return false;
+        json_object_foreach ((json_t *)want, key, w)
+            if (!json_has(w, json_object_get(have, key)))
+                return false;
+        return true;
+    }
+    if (json_is_array(want)) {
+        if (!json_is_array(have) || json_array_size(have) != json_array_size(want))
+            return false;
+        for (size_t i = 0; i < json_array_size(want); i++)
+            if (!json_has(json_array_get(want, i), json_array_get(have, i)))
+                return false;
+        return true;
+    }
+    return have && json_equal(want, have);
+}
+
 static void check_value(const char *where, const char *what, json_t *v, const char *op, const char *arg)
 {
     char *text = v ? value_text(v) : NULL;
@@ -144,6 +170,11 @@ static void check_value(const char *where, const char *what, json_t *v, const ch
         bool eq = want ? json_equal(want, v) : (json_is_string(v) && !strcmp(json_string_value(v), arg));
         if (eq != !strcmp(op, "=="))
             check_fail(where, "%s is %s, want %s %s", what, text, op, arg);
+        json_decref(want);
+    } else if (!strcmp(op, "has")) {
+        json_t *want = json_loads(arg, JSON_DECODE_ANY, NULL);
+        if (!want || !json_has(want, v))
+            check_fail(where, "%s is %s, want it to have %s", what, text, arg);
         json_decref(want);
     } else if (!strcmp(op, "~")) {
         if (!strstr(text, arg))

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "core/deploy_report.h"
 
 int ap_site_report(struct req *r)
 {
@@ -37,12 +38,18 @@ int ap_site_report(struct req *r)
         char type[24];
         snprintf(type, sizeof type, "%lld",
                  (long long)json_integer_value(json_object_get(doc, "backend_type")));
+        json_t *deploy = deploy_report(r, rid);
+        if (!deploy) {
+            json_decref(names), json_decref(out);
+            return 0;
+        }
         json_array_append_new(
-            out, json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:I,s:o}", "site_id", json_object_get(s, "id"),
+            out, json_pack("{s:O,s:O,s:O,s:s,s:O,s:O,s:I,s:o,s:o}", "site_id", json_object_get(s, "id"),
                            "site_name", json_object_get(s, "name"), "service_plan",
                            json_object_get(doc, "service_plan"), "backend_type", type, "vip",
                            json_object_get(doc, "vip"), "vip_v6", json_object_get(doc, "vip_v6"),
-                           "domain_count", (json_int_t)json_array_size(names), "domains", names));
+                           "domain_count", (json_int_t)json_array_size(names), "domains", names, "dataplane",
+                           deploy));
     }
     return reply_result(r, json_pack("{s:I,s:I,s:o}", "site_count", (json_int_t)n_sites, "domain_count",
                                      (json_int_t)n_domains, "sites", out));

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "api/cp/cp_common.h"
+#include "core/deploy_report.h"
 
 /* The same array of site objects GET {CPS} answers, plus site_id. */
 int cp_sites_list(struct req *r)
@@ -138,7 +139,14 @@ int cp_site_report(struct req *r)
             v4 = add_sat(v4, space);
         all_hosts += counts[i].hosts;
         all_templates += counts[i].templates;
-        json_array_append_new(out, report_entry(&s, &counts[i], is_v6, space));
+        json_t *deploy = deploy_report(r, s.rid);
+        if (!deploy) {
+            json_decref(out);
+            return 0;
+        }
+        json_t *entry = report_entry(&s, &counts[i], is_v6, space);
+        json_object_set_new(entry, "dataplane", deploy);
+        json_array_append_new(out, entry);
     }
     return reply_result(r, json_pack("{s:I,s:o,s:{s:I,s:I,s:I,s:I,s:I}}", "generated_at",
                                      (json_int_t)time(NULL), "sites", out, "totals", "sites", (json_int_t)n,

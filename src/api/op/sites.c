@@ -7,6 +7,7 @@
 #include "api/op/op_kinds.h"
 #include "api/op/op_mitigation.h"
 #include "core/catalogue.h"
+#include "core/deploy_report.h"
 #include "core/resource.h"
 
 enum { OP_LIST_ALL = 1000000 }; /* "every row" for res_list (sites are capped per customer) */
@@ -198,6 +199,10 @@ int op_site_report(struct req *r)
                               json_object_get(site.doc, "cidr"), "networks", "hosts", 0, "host_addresses", 0);
         json_array_append_new(report, e);
         count_addresses(e, &site);
+        json_t *deploy = deploy_report(r, site.rid);
+        if (!deploy)
+            return 0;
+        json_object_set_new(e, "dataplane", deploy);
         rid_key(key, site.rid);
         json_t *policy = json_object_get(policies, key);
         if (add_site_switches(r, e, policy, json_object_get(mitigations, key)) != 0)
