@@ -118,6 +118,11 @@ static void print_credentials(const struct server_config *cfg, json_t *d)
         "  curl -s%s \"%s/api/specp/dp/v2/zones?page_index=1&access_token=$APP_TOKEN\"\n\n",
         k, base, get(ia, "app_id"), get(d, "installed_app_host_url"), xspe, c1, k, base, get(ia, "app_id"),
         get(ia, "secret"), k, base, c1, k, base, k, base);
+    printf("Origin Protection and CleanPipe are rendered for FastNetMon (detection; NetFlow on 127.0.0.1:2055)\n"
+           "and BIRD (diversions, FlowSpec) in %s/fastnetmon and %s/bird; run them on it with\n"
+           "  fastnetmon --configuration_file %s/fastnetmon/fastnetmon.conf --log_file %s/fastnetmon/fnm.log\n"
+           "  bird -f -c %s/bird/bird.conf -s %s/bird/bird.ctl    (parapet tells it each change)\n\n",
+           cfg->data_dir, cfg->data_dir, cfg->data_dir, cfg->data_dir, cfg->data_dir, cfg->data_dir);
     fflush(stdout);
 }
 
