@@ -12,6 +12,8 @@ static void usage(void)
         "       parapet admin [--data DIR] <command>                               (parapet admin)\n"
         "       parapet capture-agent [--data DIR] (--interface IF | --pcap FILE) [--once]\n"
         "       parapet ingest [--data DIR] [--batch N] FILE.jsonl|-                  (docs/telemetry.md)\n"
+        "       parapet fastnetmon-notify [--data DIR] [--state DIR] IP DIRECTION PPS ACTION\n"
+        "                        (FastNetMon's notify_script_path; docs/dataplane.md)\n"
         "       parapet simulate [--data DIR] --seed N [--days D] [--rate R] [--waf-rate W] [--end T]\n"
         "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n",
         stderr);
@@ -34,6 +36,8 @@ int main(int argc, char **argv)
         return cli_simulate(argc - 2, argv + 2);
     if (strcmp(argv[1], "ingest") == 0)
         return cli_ingest(argc - 2, argv + 2);
+    if (strcmp(argv[1], "fastnetmon-notify") == 0)
+        return cli_fastnetmon_notify(argc - 2, argv + 2);
     usage();
     return 2;
 }
