@@ -132,9 +132,12 @@ static int act(const char *data, const char *path, const struct fnm_notify_args 
     json_t *records = json_array();
     int rc = 0;
     if (a->action == FNM_BAN) {
-        if (had) /* an unban FastNetMon never sent (it restarted): close the old event first */
-            add_record(records, &b, a->ip, now);
+        struct fnm_ban old = b;
         fnm_ban_open(&b, a, r, now);
+        /* an unban FastNetMon never sent (it restarted): the old event is closed first
+         * (unless it is this one: a ban repeated within the second) */
+        if (had && strcmp(old.alert_id, b.alert_id) != 0)
+            add_record(records, &old, a->ip, now);
         add_record(records, &b, a->ip, 0);
         int st = store_records(data, records);
         if (st < 0)
