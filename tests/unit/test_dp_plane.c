@@ -1,0 +1,161 @@
+/* test_dp_plane.c — deploy passes of a fragment-rendering data plane
+ * (dataplane/plane.h), here BIRD's, against a real SQLite store in a
+ * scratch directory, with a stand-in `bird` that refuses candidates whose
+ * flow4.conf names port 666: per-site states with BIRD's message, the last
+ * good fragment kept for a refused site, nothing installed when nothing
+ * changed, a fixed site deployed again. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api/op/op_kinds.h"
+#include "dataplane/bird/bird_plane.h"
+#include "deploy/files.h"
+#include "store/sqlite.h"
+#include "unit/unit.h"
+
+static char dir[64], bird_dir[128], fake_bird[128];
+static struct store *db;
+
+/* "bird -p -c DIR/check/bird.conf": refuses a flow4.conf naming dport 666,
+ * in BIRD's words. */
+static void write_fake_bird(void)
+{
+    snprintf(fake_bird, sizeof fake_bird, "%s/fake-bird", dir);
+    files_replace(fake_bird, "#!/bin/sh\n"
+                             "f=\"$(dirname \"$3\")/flow4.conf\"\n"
+                             "if grep -q 'dport 666;' \"$f\"; then\n"
+                             "  echo \"bird: $f:4:40 Port 666 is cursed\" >&2\n"
+                             "  exit 1\n"
+                             "fi\n"
+                             "exit 0\n");
+    chmod(fake_bird, 0700);
+}
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/parapet-unit-XXXXXX");
+    if (!mkdtemp(dir))
+        abort();
+    char path[160];
+    snprintf(path, sizeof path, "%s/parapet.db", dir);
+    db = sqlite_store_open(path);
+    if (!db)
+        abort();
+    snprintf(bird_dir, sizeof bird_dir, "%s/bird", dir);
+    write_fake_bird();
+    struct portal p = {.id = "00000000000000p1", .name = "P"};
+    struct customer c = {.id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_op = true};
+    db->ops->portal_create(db, &p);
+    db->ops->customer_create(db, &c);
+}
+
+static void teardown(void)
+{
+    db->ops->close(db);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+}
+
+static int64_t add_site(const char *name)
+{
+    struct resource r = {0};
+    snprintf(r.customer_id, sizeof r.customer_id, "00000000000000c1");
+    snprintf(r.name, sizeof r.name, "%s", name);
+    r.doc = json_pack("{s:[s]}", "cidr", "10.1.0.0/24");
+    db->ops->begin(db, true);
+    CHECK_INT(db->ops->res_create(db, &OP_SITE, &r), STORE_OK);
+    db->ops->commit(db);
+    json_decref(r.doc);
+    return r.rid;
+}
+
+/* An OP site of the model whose one host has a flex filter dropping UDP to `port`. */
+static json_t *site(int64_t rid, const char *id, const char *block, int port)
+{
+    return json_pack("{s:I,s:s,s:[s],s:{},s:[{s:I,s:[s],s:i,s:[{s:I,s:[s],s:i,s:[{s:s,s:s,s:s,s:{s:i,s:s},"
+                     "s:{s:i,s:[i]},s:{s:i}}]}]}],s:[]}",
+                     "rid", (json_int_t)rid, "id", id, "blocks", block, "bogons", "networks", "rid",
+                     (json_int_t)rid * 10, "blocks", block, "mitigation_mode", 0, "hosts", "rid",
+                     (json_int_t)rid * 100, "blocks", block, "mitigation_mode", 0, "flex", "id", "f", "filter_name",
+                     "f", "action", "drop", "protocol", "is_enabled", 1, "type", "udp", "port", "is_enabled", 1,
+                     "ports", port, "payload_string", "is_enabled", 0, "events");
+}
+
+static json_t *state_of(int64_t rid)
+{
+    json_t *rows = NULL;
+    db->ops->begin(db, false);
+    db->ops->dataplane_states(db, "bird", rid, &rows);
+    db->ops->commit(db);
+    json_t *row = json_incref(json_array_get(rows, 0));
+    json_decref(rows);
+    return row;
+}
+
+static char *live_flow4(void)
+{
+    char path[200];
+    snprintf(path, sizeof path, "%s/flow4.conf", bird_dir);
+    return files_read(path);
+}
+
+TEST(refused_site_keeps_last_good)
+{
+    setup();
+    int64_t a = add_site("a"), b = add_site("b");
+    struct bird_plane_config cfg = {.render = {.dir = bird_dir, .router_id = "192.0.2.1", .as = 64512},
+                                    .bird = fake_bird};
+    struct dp_plane p;
+    bird_plane_init(&p, &cfg);
+    struct dp_pass_result res;
+
+    /* 1. both render and pass: both deployed, installed */
+    json_t *model = json_pack("{s:[o,o],s:[]}", "op_sites", site(a, "sa", "10.1.0.0/24", 53),
+                              site(b, "sb", "10.2.0.0/24", 123), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.deployed, 2);
+    CHECK(res.installed);
+    json_decref(model);
+
+    /* 2. b's filter moves to port 666, which "BIRD" refuses: b failed with
+     * its message (no directory), a untouched, b served as it was */
+    model = json_pack("{s:[o,o],s:[]}", "op_sites", site(a, "sa", "10.1.0.0/24", 53),
+                      site(b, "sb", "10.2.0.0/24", 666), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.failed, 1);
+    CHECK_INT(res.deployed, 0);
+    json_t *st = state_of(b);
+    CHECK_STR(json_string_value(json_object_get(st, "state")), "failed");
+    CHECK_STR(json_string_value(json_object_get(st, "reason")), "BIRD refused the configuration: flow4.conf:4:40 "
+                                                                "Port 666 is cursed");
+    json_decref(st);
+    st = state_of(a);
+    CHECK_STR(json_string_value(json_object_get(st, "state")), "deployed");
+    json_decref(st);
+    char *live = live_flow4();
+    CHECK(live && strstr(live, "dst 10.2.0.0/24; proto 17; dport 123;") && !strstr(live, "666"));
+    free(live);
+
+    /* 3. the same again: nothing installed, b still failed */
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK(!res.installed);
+    CHECK_INT(res.failed + res.deployed, 0);
+    json_decref(model);
+
+    /* 4. fixed: deployed, installed */
+    model = json_pack("{s:[o,o],s:[]}", "op_sites", site(a, "sa", "10.1.0.0/24", 53),
+                      site(b, "sb", "10.2.0.0/24", 5353), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.deployed, 1);
+    CHECK(res.installed);
+    live = live_flow4();
+    CHECK(live && strstr(live, "dport 5353;"));
+    free(live);
+    json_decref(model);
+    teardown();
+}
+
+UNIT_MAIN(UNIT_CASE(refused_site_keeps_last_good))
