@@ -72,7 +72,8 @@ static int load_state(const char *path, struct fnm_ban *b)
     fclose(f);
     text[n] = '\0';
     if (fnm_ban_load(text, b) != 0) {
-        fprintf(stderr, "parapet: fastnetmon-notify: %s is not a ban's state; it is replaced or removed\n", path);
+        fprintf(stderr, "parapet: fastnetmon-notify: %s is not a ban's state; it is replaced or removed\n",
+                path);
         return 0;
     }
     return 1;
@@ -122,7 +123,8 @@ static void add_record(json_t *records, const struct fnm_ban *b, const char *ip,
 }
 
 /* The action on the state file at `path`, under the directory's lock. */
-static int act(const char *data, const char *path, const struct fnm_notify_args *a, const struct fnm_report *r)
+static int act(const char *data, const char *path, const struct fnm_notify_args *a,
+               const struct fnm_report *r)
 {
     int64_t now = (int64_t)time(NULL);
     struct fnm_ban b;
@@ -194,7 +196,8 @@ int cli_fastnetmon_notify(int argc, char **argv)
         snprintf(state, sizeof state, "%s/fastnetmon/bans", data);
     int rc = 0;
     if (strcmp(a.direction, "incoming") != 0) {
-        fprintf(stderr, "parapet: fastnetmon-notify: %s %s: only incoming attacks become events; nothing done\n",
+        fprintf(stderr,
+                "parapet: fastnetmon-notify: %s %s: only incoming attacks become events; nothing done\n",
                 a.ip, a.direction);
     } else if (make_dirs(state) != 0) {
         rc = 1;

@@ -43,27 +43,29 @@ TEST(lines)
         CHECK_INT(parse(other[i], &l), 0);
         CHECK(!l.host_incoming);
     }
-    const char *bad[] = {"",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps 906",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps -1 1764000001",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 abc",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 0",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 1764000001 x",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.pps 99999999999999999999999 1764000001",
-                         "fastnetmon.hosts.999_0_113_5.incoming.average.pps 1 1764000001",
-                         "fastnetmon.hosts.203_0_113.incoming.average.pps 1 1764000001",
-                         "fastnetmon.hosts..incoming.pps 1 1764000001",
-                         "fastnetmon.hosts.203_0_113_5.sideways.pps 1 1764000001",
-                         "fastnetmon.hosts.203_0_113_5.incoming.average.ppm 1 1764000001",
-                         "fastnetmon.guests.203_0_113_5.incoming.pps 1 1764000001",
-                         "incoming.pps 1 1764000001",
-                         "pps 1 1764000001"};
+    const char *bad[] = {
+        "",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps 906",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps -1 1764000001",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 abc",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 0",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps 1 1764000001 x",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.pps 99999999999999999999999 1764000001",
+        "fastnetmon.hosts.999_0_113_5.incoming.average.pps 1 1764000001",
+        "fastnetmon.hosts.203_0_113.incoming.average.pps 1 1764000001",
+        "fastnetmon.hosts..incoming.pps 1 1764000001",
+        "fastnetmon.hosts.203_0_113_5.sideways.pps 1 1764000001",
+        "fastnetmon.hosts.203_0_113_5.incoming.average.ppm 1 1764000001",
+        "fastnetmon.guests.203_0_113_5.incoming.pps 1 1764000001",
+        "incoming.pps 1 1764000001",
+        "pps 1 1764000001"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         CHECK_INT(parse(bad[i], &l), -1);
 }
 
-static void add(struct fnm_graphite_agg *a, int64_t now, const char *metric, const char *ip, uint64_t v, int64_t t)
+static void add(struct fnm_graphite_agg *a, int64_t now, const char *metric, const char *ip, uint64_t v,
+                int64_t t)
 {
     char line[200];
     snprintf(line, sizeof line, "fastnetmon.hosts.%s.incoming.average.%s %llu %lld", ip, metric,
@@ -110,10 +112,11 @@ TEST(minute_means)
     CHECK_INT(fnm_graphite_take(&a, T0 + 60 + FNM_GRAPHITE_GRACE_S - 1, records, ips), 0);
     CHECK_INT(fnm_graphite_take(&a, T0 + 60 + FNM_GRAPHITE_GRACE_S, records, ips), 2);
     /* A: 1000 packets over 30 pushes: 33.3 pps mean, 2000 a minute; 8e6 bits: 2,000,000 bytes */
-    CHECK_STR(json_string_value(json_array_get(records, 0)),
-              "{\"kind\":\"flow\",\"flow_id\":\"fnm-203.0.113.5-1764000000\",\"time\":1764000000,\"router\":"
-              "\"fastnetmon\",\"src_ip\":\"0.0.0.0\",\"dst_ip\":\"203.0.113.5\",\"protocol\":0,\"bytes\":2000000,"
-              "\"packets\":2000,\"action\":\"pass\"}");
+    CHECK_STR(
+        json_string_value(json_array_get(records, 0)),
+        "{\"kind\":\"flow\",\"flow_id\":\"fnm-203.0.113.5-1764000000\",\"time\":1764000000,\"router\":"
+        "\"fastnetmon\",\"src_ip\":\"0.0.0.0\",\"dst_ip\":\"203.0.113.5\",\"protocol\":0,\"bytes\":2000000,"
+        "\"packets\":2000,\"action\":\"pass\"}");
     /* B: 24 packets over 30 pushes: 48 a minute; no bps: 0 bytes */
     CHECK_STR(json_string_value(json_array_get(records, 1)),
               "{\"kind\":\"flow\",\"flow_id\":\"fnm-2001:db8::5-1764000000\",\"time\":1764000000,\"router\":"

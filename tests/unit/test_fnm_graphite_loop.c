@@ -34,9 +34,9 @@ static void make_store(void)
     snprintf(r.name, sizeof r.name, "site");
     r.doc = json_object();
     struct cidr block;
-    if (s->ops->portal_create(s, &p) || s->ops->customer_create(s, &c) || s->ops->res_create(s, &OP_SITE, &r) ||
-        cidr_parse("10.0.0.0/24", 0, &block) != 0 || s->ops->blocks_set(s, r.rid, &block, 1) != STORE_OK ||
-        s->ops->commit(s) != STORE_OK)
+    if (s->ops->portal_create(s, &p) || s->ops->customer_create(s, &c) ||
+        s->ops->res_create(s, &OP_SITE, &r) || cidr_parse("10.0.0.0/24", 0, &block) != 0 ||
+        s->ops->blocks_set(s, r.rid, &block, 1) != STORE_OK || s->ops->commit(s) != STORE_OK)
         abort();
     resource_clear(&r);
     s->ops->close(s);
@@ -78,8 +78,9 @@ static void send_text(int port, const char *text, int parts)
     close(fd);
 }
 
-static const char FLOWS[] = "SELECT count(*) || ' ' || group_concat(ts || '/' || router || '/' || bytes || '/' || "
-                            "packets || '/' || protocol || '/' || action, ',') FROM tel_flows";
+static const char FLOWS[] =
+    "SELECT count(*) || ' ' || group_concat(ts || '/' || router || '/' || bytes || '/' || "
+    "packets || '/' || protocol || '/' || action, ',') FROM tel_flows";
 
 TEST(lines_to_stored_flows)
 {
@@ -125,7 +126,8 @@ TEST(lines_to_stored_flows)
     /* the minute in progress is stored at stop; lines split across writes, two connections */
     for (int i = 0; i < 2; i++) {
         snprintf(text, sizeof text,
-                 "fastnetmon.total.incoming.pps 5000 %lld\nfastnetmon.hosts.10_0_0_6.incoming.average.pps 2 %lld\n",
+                 "fastnetmon.total.incoming.pps 5000 %lld\nfastnetmon.hosts.10_0_0_6.incoming.average.pps 2 "
+                 "%lld\n",
                  (long long)(m + 65), (long long)(m + 65));
         send_text(port, text, 5);
     }

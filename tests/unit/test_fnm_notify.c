@@ -8,52 +8,52 @@
 /* A ban report as FastNetMon 1.2.4 writes it (fastnetmon_logic.cpp
  * get_attack_description: "IP:", serialize_attack_description, the
  * statistic counters, then the flow or packet dump). */
-static const char REPORT[] =
-    "IP: 203.0.113.5\n"
-    "Attack type: udp_flood\n"
-    "Initial attack power: 906 packets per second\n"
-    "Peak attack power: 1250 packets per second\n"
-    "Attack direction: incoming\n"
-    "Attack protocol: udp\n"
-    "Total incoming traffic: 3 mbps\n"
-    "Total outgoing traffic: 0 mbps\n"
-    "Total incoming pps: 906 packets per second\n"
-    "Total outgoing pps: 0 packets per second\n"
-    "Total incoming flows: 10 flows per second\n"
-    "Total outgoing flows: 0 flows per second\n"
-    "Average incoming traffic: 2 mbps\n"
-    "Average outgoing traffic: 0 mbps\n"
-    "Average incoming pps: 880 packets per second\n"
-    "Average outgoing pps: 0 packets per second\n"
-    "Average incoming flows: 9 flows per second\n"
-    "Average outgoing flows: 0 flows per second\n"
-    "Incoming ip fragmented traffic: 0 mbps\n"
-    "Outgoing ip fragmented traffic: 0 mbps\n"
-    "Incoming ip fragmented pps: 0 packets per second\n"
-    "Outgoing ip fragmented pps: 0 packets per second\n"
-    "Incoming tcp traffic: 0 mbps\n"
-    "Outgoing tcp traffic: 0 mbps\n"
-    "Incoming tcp pps: 0 packets per second\n"
-    "Outgoing tcp pps: 0 packets per second\n"
-    "Incoming syn tcp traffic: 0 mbps\n"
-    "Outgoing syn tcp traffic: 0 mbps\n"
-    "Incoming syn tcp pps: 0 packets per second\n"
-    "Outgoing syn tcp pps: 0 packets per second\n"
-    "Incoming udp traffic: 3 mbps\n"
-    "Outgoing udp traffic: 0 mbps\n"
-    "Incoming udp pps: 906 packets per second\n"
-    "Outgoing udp pps: 0 packets per second\n"
-    "Incoming icmp traffic: 0 mbps\n"
-    "Outgoing icmp traffic: 0 mbps\n"
-    "Incoming icmp pps: 0 packets per second\n"
-    "Outgoing icmp pps: 0 packets per second\n"
-    "\n"
-    "Average packet size for incoming traffic: 414.0 bytes \n"
-    "UDP flows: 10\n"
-    "203.0.113.5:53 < 192.0.2.1:40000 256000 bytes 500 packets\n"
-    "203.0.113.5:53 < 192.0.2.2:40001 256000 bytes 500 packets\n";
+static const char REPORT[] = "IP: 203.0.113.5\n"
+                             "Attack type: udp_flood\n"
+                             "Initial attack power: 906 packets per second\n"
+                             "Peak attack power: 1250 packets per second\n"
+                             "Attack direction: incoming\n"
+                             "Attack protocol: udp\n"
+                             "Total incoming traffic: 3 mbps\n"
+                             "Total outgoing traffic: 0 mbps\n"
+                             "Total incoming pps: 906 packets per second\n"
+                             "Total outgoing pps: 0 packets per second\n"
+                             "Total incoming flows: 10 flows per second\n"
+                             "Total outgoing flows: 0 flows per second\n"
+                             "Average incoming traffic: 2 mbps\n"
+                             "Average outgoing traffic: 0 mbps\n"
+                             "Average incoming pps: 880 packets per second\n"
+                             "Average outgoing pps: 0 packets per second\n"
+                             "Average incoming flows: 9 flows per second\n"
+                             "Average outgoing flows: 0 flows per second\n"
+                             "Incoming ip fragmented traffic: 0 mbps\n"
+                             "Outgoing ip fragmented traffic: 0 mbps\n"
+                             "Incoming ip fragmented pps: 0 packets per second\n"
+                             "Outgoing ip fragmented pps: 0 packets per second\n"
+                             "Incoming tcp traffic: 0 mbps\n"
+                             "Outgoing tcp traffic: 0 mbps\n"
+                             "Incoming tcp pps: 0 packets per second\n"
+                             "Outgoing tcp pps: 0 packets per second\n"
+                             "Incoming syn tcp traffic: 0 mbps\n"
+                             "Outgoing syn tcp traffic: 0 mbps\n"
+                             "Incoming syn tcp pps: 0 packets per second\n"
+                             "Outgoing syn tcp pps: 0 packets per second\n"
+                             "Incoming udp traffic: 3 mbps\n"
+                             "Outgoing udp traffic: 0 mbps\n"
+                             "Incoming udp pps: 906 packets per second\n"
+                             "Outgoing udp pps: 0 packets per second\n"
+                             "Incoming icmp traffic: 0 mbps\n"
+                             "Outgoing icmp traffic: 0 mbps\n"
+                             "Incoming icmp pps: 0 packets per second\n"
+                             "Outgoing icmp pps: 0 packets per second\n"
+                             "\n"
+                             "Average packet size for incoming traffic: 414.0 bytes \n"
+                             "UDP flows: 10\n"
+                             "203.0.113.5:53 < 192.0.2.1:40000 256000 bytes 500 packets\n"
+                             "203.0.113.5:53 < 192.0.2.2:40001 256000 bytes 500 packets\n";
 
-static int args(const char *ip, const char *dir, const char *pps, const char *action, struct fnm_notify_args *out)
+static int args(const char *ip, const char *dir, const char *pps, const char *action,
+                struct fnm_notify_args *out)
 {
     char *argv[4] = {(char *)ip, (char *)dir, (char *)pps, (char *)action};
     char msg[256];
@@ -103,8 +103,9 @@ TEST(report)
 
     /* CRLF, a truncated report, lines that only look alike */
     struct fnm_report t = {0};
-    const char odd[] = "Attack type: syn_flood\r\nPeak attack power: lots packets per second\n"
-                       "Total incoming traffic: 12 gbps\nTotal incoming traffic: 7 mbps\nInitial attack power: 5";
+    const char odd[] =
+        "Attack type: syn_flood\r\nPeak attack power: lots packets per second\n"
+        "Total incoming traffic: 12 gbps\nTotal incoming traffic: 7 mbps\nInitial attack power: 5";
     fnm_report_parse(&t, odd, strlen(odd));
     CHECK_STR(t.attack_type, "syn_flood");
     CHECK_INT(t.peak_pps, 0);
@@ -132,10 +133,12 @@ TEST(ban_details_unban)
     struct fnm_ban b;
     fnm_ban_open(&b, &a, &r, 1764000000);
     char *rec = fnm_ban_record(&b, a.ip, 0);
-    CHECK_STR(rec, "{\"kind\":\"ddos_event\",\"alert_id\":\"fnm-203.0.113.5-1764000000\",\"attack_type\":\"UDP "
-                   "Total\",\"site_ip\":\"203.0.113.5\",\"start_time\":1764000000,\"max_bps\":3000000,\"max_pps\":"
-                   "1250,\"severity\":\"high\",\"profile_name\":\"fastnetmon\",\"profile_desc\":\"FastNetMon notify "
-                   "script\",\"end_time\":null}");
+    CHECK_STR(
+        rec,
+        "{\"kind\":\"ddos_event\",\"alert_id\":\"fnm-203.0.113.5-1764000000\",\"attack_type\":\"UDP "
+        "Total\",\"site_ip\":\"203.0.113.5\",\"start_time\":1764000000,\"max_bps\":3000000,\"max_pps\":"
+        "1250,\"severity\":\"high\",\"profile_name\":\"fastnetmon\",\"profile_desc\":\"FastNetMon notify "
+        "script\",\"end_time\":null}");
     free(rec);
 
     /* the state file round trip */
@@ -150,8 +153,9 @@ TEST(ban_details_unban)
     free(st);
     CHECK_INT(fnm_ban_load("", &back), -1);
     CHECK_INT(fnm_ban_load("{\"alert_id\":\"x\"}", &back), -1);
-    CHECK_INT(fnm_ban_load("{\"alert_id\":\"x\",\"start_time\":1,\"attack_type\":\"t\",\"max_pps\":-1,\"max_bps\":0}",
-                           &back),
+    CHECK_INT(fnm_ban_load(
+                  "{\"alert_id\":\"x\",\"start_time\":1,\"attack_type\":\"t\",\"max_pps\":-1,\"max_bps\":0}",
+                  &back),
               -1);
 
     /* attack_details: larger peaks raise, smaller ones do not lower; the type stays the ban's */
@@ -201,7 +205,8 @@ TEST(each_type_and_peaks)
         snprintf(id, sizeof id, "fnm-2001:db8::5-%lld", 1764000000LL + (long long)i);
         CHECK_STR(b.alert_id, id);
         char *rec = fnm_ban_record(&b, a.ip, 0);
-        CHECK(rec && strstr(rec, "\"site_ip\":\"2001:db8::5\"")); /* not the report's IP line (0.0.0.0 for IPv6) */
+        CHECK(rec &&
+              strstr(rec, "\"site_ip\":\"2001:db8::5\"")); /* not the report's IP line (0.0.0.0 for IPv6) */
         free(rec);
     }
     /* no report at all (run by hand): Total Traffic, the argument's rate */

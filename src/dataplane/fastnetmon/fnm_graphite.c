@@ -12,8 +12,8 @@ struct fnm_host_minute {
     int64_t minute;
     char ip[48];
     bool v6;
-    uint64_t sum[2];        /* FNM_PPS, FNM_BPS */
-    uint64_t seconds[2];    /* bit s: a sample of second s of the minute */
+    uint64_t sum[2];     /* FNM_PPS, FNM_BPS */
+    uint64_t seconds[2]; /* bit s: a sample of second s of the minute */
     int last_second[2];
     uint64_t last_value[2];
 };
@@ -84,8 +84,8 @@ int fnm_graphite_parse(const char *line, size_t len, struct fnm_line *out)
         nf++;
     }
     uint64_t t;
-    if (nf != 3 || parse_uint(field[1], flen[1], &out->value) != 0 || parse_uint(field[2], flen[2], &t) != 0 ||
-        t == 0 || t > INT64_MAX)
+    if (nf != 3 || parse_uint(field[1], flen[1], &out->value) != 0 ||
+        parse_uint(field[2], flen[2], &t) != 0 || t == 0 || t > INT64_MAX)
         return -1;
     out->time = (int64_t)t;
 
@@ -126,7 +126,8 @@ int fnm_graphite_parse(const char *line, size_t len, struct fnm_line *out)
         return -1;
     if (seg_is(seg[k - 2], slen[k - 2], "networks"))
         return 0;
-    if (!seg_is(seg[k - 2], slen[k - 2], "hosts") || host_address(seg[k - 1], slen[k - 1], out->ip, sizeof out->ip))
+    if (!seg_is(seg[k - 2], slen[k - 2], "hosts") ||
+        host_address(seg[k - 1], slen[k - 1], out->ip, sizeof out->ip))
         return -1;
     out->host_incoming = in;
     return 0;

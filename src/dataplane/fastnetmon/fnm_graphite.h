@@ -28,8 +28,8 @@
 enum fnm_metric { FNM_PPS, FNM_BPS, FNM_FLOWS };
 
 struct fnm_line {
-    bool host_incoming;    /* a PREFIX.hosts.<ip>.incoming line */
-    char ip[48];           /* its host, canonical */
+    bool host_incoming; /* a PREFIX.hosts.<ip>.incoming line */
+    char ip[48];        /* its host, canonical */
     enum fnm_metric metric;
     uint64_t value;
     int64_t time;
@@ -50,13 +50,16 @@ struct fnm_graphite_stats {
 };
 
 struct fnm_graphite_agg {
-    int grace_s;              /* a minute is complete this long after its end */
-    int64_t complete_before;  /* minutes before it are complete (sent or to send) */
+    int grace_s;             /* a minute is complete this long after its end */
+    int64_t complete_before; /* minutes before it are complete (sent or to send) */
     struct fnm_host_minute *h;
     size_t n, cap;
-    size_t *index;            /* open addressing over h, index_cap slots (SIZE_MAX: empty) */
+    size_t *index; /* open addressing over h, index_cap slots (SIZE_MAX: empty) */
     size_t index_cap;
-    struct { int64_t minute; uint64_t seconds; } pushes[8]; /* the seconds seen per open minute */
+    struct {
+        int64_t minute;
+        uint64_t seconds;
+    } pushes[8]; /* the seconds seen per open minute */
     struct fnm_graphite_stats stats;
 };
 

@@ -62,7 +62,8 @@ static int open_listener(const char *addr)
         memmove(host, host + 1, hlen - 2);
         host[hlen - 2] = '\0';
     }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+    struct addrinfo hints = {.ai_family = AF_UNSPEC,
+                             .ai_socktype = SOCK_STREAM,
                              .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE};
     struct addrinfo *ai = NULL;
     int fd = -1;
@@ -217,7 +218,8 @@ static void flush(struct store *s, int64_t now, bool all)
         fprintf(stderr, "parapet: fastnetmon graphite: %zu flow records could not be stored; trying again\n",
                 json_array_size(g.pending));
         if (json_array_size(g.pending) > PENDING_MAX) {
-            fprintf(stderr, "parapet: fastnetmon graphite: %zu flow records given up\n", json_array_size(g.pending));
+            fprintf(stderr, "parapet: fastnetmon graphite: %zu flow records given up\n",
+                    json_array_size(g.pending));
             json_array_clear(g.pending);
             json_array_clear(g.pending_ips);
         }
@@ -319,10 +321,11 @@ void fnm_graphite_stop(void)
         pthread_join(g.thread, NULL);
         g.running = false;
         const struct fnm_graphite_stats *st = &g.agg.stats;
-        fprintf(stderr,
-                "parapet: fastnetmon graphite: stopped; %ld lines (%ld used, %ld malformed, %ld late), %ld flow "
-                "records stored, %ld left out\n",
-                st->lines, st->used, st->malformed, st->late, g.stored, g.left_out);
+        fprintf(
+            stderr,
+            "parapet: fastnetmon graphite: stopped; %ld lines (%ld used, %ld malformed, %ld late), %ld flow "
+            "records stored, %ld left out\n",
+            st->lines, st->used, st->malformed, st->late, g.stored, g.left_out);
     }
     for (int i = 0; i < 2; i++)
         if (g.wake[i] >= 0) {

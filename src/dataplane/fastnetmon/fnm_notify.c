@@ -133,7 +133,8 @@ void fnm_ban_raise(struct fnm_ban *b, const struct fnm_notify_args *args, const 
         b->max_bps = bps_of_mbps(r->in_mbps);
 }
 
-void fnm_ban_open(struct fnm_ban *b, const struct fnm_notify_args *args, const struct fnm_report *r, int64_t now)
+void fnm_ban_open(struct fnm_ban *b, const struct fnm_notify_args *args, const struct fnm_report *r,
+                  int64_t now)
 {
     memset(b, 0, sizeof *b);
     snprintf(b->alert_id, sizeof b->alert_id, "fnm-%s-%lld", args->ip, (long long)now);
@@ -144,11 +145,11 @@ void fnm_ban_open(struct fnm_ban *b, const struct fnm_notify_args *args, const s
 
 char *fnm_ban_record(const struct fnm_ban *b, const char *ip, int64_t end_time)
 {
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:s}", "kind", "ddos_event", "alert_id",
-                            b->alert_id, "attack_type", b->attack_type, "site_ip", ip, "start_time",
-                            (json_int_t)b->start_time, "max_bps", (json_int_t)b->max_bps, "max_pps",
-                            (json_int_t)b->max_pps, "severity", "high", "profile_name", "fastnetmon",
-                            "profile_desc", "FastNetMon notify script");
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:s, s:s, s:s}", "kind", "ddos_event",
+                            "alert_id", b->alert_id, "attack_type", b->attack_type, "site_ip", ip,
+                            "start_time", (json_int_t)b->start_time, "max_bps", (json_int_t)b->max_bps,
+                            "max_pps", (json_int_t)b->max_pps, "severity", "high", "profile_name",
+                            "fastnetmon", "profile_desc", "FastNetMon notify script");
     if (!rec)
         return NULL;
     json_object_set_new(rec, "end_time", end_time ? json_integer(end_time) : json_null());
@@ -173,8 +174,9 @@ int fnm_ban_load(const char *text, struct fnm_ban *b)
     json_t *st = json_loads(text, 0, NULL);
     const char *id = NULL, *type = NULL;
     json_int_t start = 0, pps = 0, bps = 0;
-    int rc = st && json_unpack(st, "{s:s, s:I, s:s, s:I, s:I}", "alert_id", &id, "start_time", &start, "attack_type",
-                               &type, "max_pps", &pps, "max_bps", &bps) == 0 &&
+    int rc = st &&
+                     json_unpack(st, "{s:s, s:I, s:s, s:I, s:I}", "alert_id", &id, "start_time", &start,
+                                 "attack_type", &type, "max_pps", &pps, "max_bps", &bps) == 0 &&
                      strlen(id) < sizeof b->alert_id && strlen(type) < sizeof b->attack_type && start > 0 &&
                      pps >= 0 && bps >= 0
                  ? 0

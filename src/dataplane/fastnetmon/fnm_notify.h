@@ -19,9 +19,9 @@
 enum fnm_action { FNM_BAN, FNM_UNBAN, FNM_ATTACK_DETAILS };
 
 struct fnm_notify_args {
-    char ip[48];           /* canonical text (inet_ntop) */
-    char direction[16];    /* incoming, outgoing, internal, other */
-    int64_t pps;           /* the first detected rate */
+    char ip[48];        /* canonical text (inet_ntop) */
+    char direction[16]; /* incoming, outgoing, internal, other */
+    int64_t pps;        /* the first detected rate */
     enum fnm_action action;
 };
 
@@ -32,7 +32,7 @@ int fnm_notify_parse_args(char *const argv[4], struct fnm_notify_args *out, char
 struct fnm_report {
     char attack_type[32]; /* FastNetMon's name: syn_flood, udp_flood, ... */
     int64_t initial_pps, peak_pps;
-    int64_t in_mbps;      /* "Total incoming traffic: N mbps" (decimal megabits) */
+    int64_t in_mbps; /* "Total incoming traffic: N mbps" (decimal megabits) */
 };
 
 /* Takes one line of the report (without its newline); others are ignored. */
@@ -52,7 +52,8 @@ struct fnm_ban {
 };
 
 /* A new ban of args->ip at now: id fnm-<ip>-<now>. */
-void fnm_ban_open(struct fnm_ban *b, const struct fnm_notify_args *args, const struct fnm_report *r, int64_t now);
+void fnm_ban_open(struct fnm_ban *b, const struct fnm_notify_args *args, const struct fnm_report *r,
+                  int64_t now);
 /* Raises b's peaks with what the arguments and a report (NULL: none) show. */
 void fnm_ban_raise(struct fnm_ban *b, const struct fnm_notify_args *args, const struct fnm_report *r);
 /* The `ddos_event` record (one NDJSON line, malloc'd) of b toward ip;
