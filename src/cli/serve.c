@@ -17,6 +17,7 @@
 #include "cli/nginx_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
+#include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
@@ -354,6 +355,8 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
         fprintf(stderr, "parapet: fastnetmon not found: its configuration is checked by parapet only\n");
     if (ddos.st.bird_on && !ddos.st.bird.bird)
         fprintf(stderr, "parapet: bird not found: BIRD configurations are deployed unchecked\n");
+    if (ddos.st.fnm_on && ddos.graphite && fnm_graphite_start(ddos.graphite, &c->store) != 0)
+        return -1;
     if (!ddos.st.fnm_on && !ddos.st.bird_on)
         return 0;
     return ddos_deployer_start(&ddos.st, &c->store);
@@ -361,6 +364,7 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
 
 static void stop_deployers(void)
 {
+    fnm_graphite_stop();
     ddos_deployer_stop();
     waf_loop_stop();
     bw_loop_stop();
