@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/crypto.h"
 #include "core/strbuf.h"
@@ -78,10 +79,17 @@ static void join_notes(const json_t *notes, char *out, size_t size)
     }
 }
 
+/* A site the checker refused is tried again after this long even when
+ * nothing changed (whatever made it fail may have gone), and at once when
+ * its fragment or the plane's header (the operator's options) changed. */
+enum { DP_RETRY_S = 300 };
+
 /* Renders every site and decides what each serves from its stored state. */
 static void plan(struct pass *ps, const json_t *model, const json_t *states)
 {
     static const char *const families[] = {"op", "cp"};
+    char *header = json_dumps(ps->header, JSON_COMPACT | JSON_SORT_KEYS);
+    int64_t now = (int64_t)time(NULL);
     size_t total = json_array_size(json_object_get(model, "op_sites")) +
                    json_array_size(json_object_get(model, "cp_sites"));
     ps->plans = calloc(total + 1, sizeof *ps->plans);
@@ -98,13 +106,17 @@ static void plan(struct pass *ps, const json_t *model, const json_t *states)
             join_notes(notes, sp->notes, sizeof sp->notes);
             json_decref(notes);
             sp->text = json_dumps(sp->fragment, JSON_COMPACT | JSON_SORT_KEYS);
-            sha256_hex(sp->text, sp->digest);
+            struct strbuf both = {0};
+            sb_printf(&both, "%s\n%s", header ? header : "", sp->text);
+            sha256_hex(sb_text(&both), sp->digest);
+            sb_free(&both);
             char rid[24];
             snprintf(rid, sizeof rid, "%lld", (long long)sp->rid);
             const json_t *st = json_object_get(states, rid);
             const char *state = json_string_value(json_object_get(st, "state"));
             bool same = st && strcmp(json_string_value(json_object_get(st, "digest")), sp->digest) == 0;
-            if (same && strcmp(state, "failed") == 0) {
+            bool failed = st && strcmp(state, "failed") == 0;
+            if (same && failed && now - json_integer_value(json_object_get(st, "updated_at")) < DP_RETRY_S) {
                 const char *good = json_string_value(json_object_get(st, "deployed"));
                 sp->use = good ? json_loads(good, 0, NULL) : NULL;
                 continue;
@@ -112,13 +124,14 @@ static void plan(struct pass *ps, const json_t *model, const json_t *states)
             sp->use = json_incref(sp->fragment);
             sp->pending = !same || strcmp(state, "deployed") != 0 ||
                           strcmp(json_string_value(json_object_get(st, "reason")), sp->notes) != 0;
-            if (st && !same) { /* keep the last good fragment at hand for a refusal */
+            if (st && (!same || failed)) { /* keep the last good fragment at hand for a refusal */
                 const char *good = json_string_value(json_object_get(st, "deployed"));
                 if (good)
                     json_object_set_new(sp->fragment, "\x01good", json_string(good));
             }
         }
     }
+    free(header);
 }
 
 /* The site's last good fragment (what it is served when refused). */

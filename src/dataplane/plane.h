@@ -6,7 +6,9 @@
  * Protection sites, then CleanPipe sites). A pass renders each site's
  * fragment and compares its digest with the stored deploy state:
  *  - unchanged and deployed: kept; unchanged and failed: the last fragment
- *    that deployed is served instead (none: the site is left out);
+ *    that deployed is served instead (none: the site is left out), and the
+ *    new one is tried again after 5 minutes ("unchanged": the same fragment
+ *    under the same header, so a change of the operator's options retries);
  *  - new: assembled with the rest and checked (the plane's checker). When the
  *    whole is refused, each new fragment is checked alone with the header;
  *    those refused are marked failed with the checker's message and replaced

@@ -3,7 +3,8 @@
  * scratch directory, with a stand-in `bird` that refuses candidates whose
  * flow4.conf names port 666: per-site states with BIRD's message, the last
  * good fragment kept for a refused site, nothing installed when nothing
- * changed, a fixed site deployed again. */
+ * changed, everything tried again under changed options, a fixed site
+ * deployed again. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,6 +144,14 @@ TEST(refused_site_keeps_last_good)
     CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
     CHECK(!res.installed);
     CHECK_INT(res.failed + res.deployed, 0);
+
+    /* 3b. the operator's options change the header: every site is tried
+     * again (b refused again, a deployed under the new header) */
+    cfg.render.router_id = "192.0.2.9";
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.failed, 1);
+    CHECK_INT(res.deployed, 1);
+    CHECK(res.installed);
     json_decref(model);
 
     /* 4. fixed: deployed, installed */
