@@ -17,11 +17,13 @@
 #include "cli/nginx_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
+#include "core/metrics.h"
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
+#include "server/metrics_http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
 #include "telemetry/geo.h"
@@ -88,6 +90,7 @@ static const struct opt serve_opts[] = {
     {.name = "account-field"},
     {.name = "trusted-proxy", .repeatable = true},
     {.name = "log-requests", .flag = true},
+    {.name = "metrics-listen"},
     {.name = "store"},
     {.name = "dev", .flag = true},
     {.name = "no-dns-deploy", .flag = true},
@@ -131,7 +134,10 @@ static void serve_usage(void)
           "                             and organisation of attack sources (country: Debian's GeoIP)\n"
           "  --account-field NAME       name of the account member of token results (parapet_account)\n"
           "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
-          "  --log-requests             one line per request on stderr (never the query string)\n"
+          "  --log-requests             a JSON line per request on stderr: time, request id (also the\n"
+          "                             X-Request-Id header), route, status, duration, app, customer,\n"
+          "                             client, bytes (never the query string, a header or a body)\n"
+          "  --metrics-listen A:P       GET /metrics (Prometheus text) on this address, plain HTTP (off)\n"
           "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
           "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
               NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE,
@@ -372,6 +378,11 @@ static void stop_deployers(void)
     dns_deployer_stop();
 }
 
+static unsigned in_flight_of(void *h)
+{
+    return http_in_flight(h);
+}
+
 static int run(struct server_config *c, json_t *a)
 {
     char db[4096], tls_dir[4096], cert_path[4096], key_path[4096];
@@ -397,7 +408,7 @@ static int run(struct server_config *c, json_t *a)
                                !given, c->listen_host, &cert, &key) != 0)
             return 1;
     }
-    if (worker_store_init(&c->store) != 0 || dispatch_init() != 0)
+    if (worker_store_init(&c->store) != 0 || dispatch_init() != 0 || metrics_init() != 0)
         return 1;
 
     sigset_t set;
@@ -416,6 +427,17 @@ static int run(struct server_config *c, json_t *a)
         stop_deployers();
         return 1;
     }
+    metrics_in_flight_source(in_flight_of, h);
+    char metrics_host[64];
+    int metrics_port;
+    const char *metrics = arg_str(a, "metrics-listen");
+    if (metrics && (arg_address_port("metrics-listen", metrics, false, metrics_host, sizeof metrics_host,
+                                     &metrics_port) != 0 ||
+                    metrics_http_start(metrics_host, metrics_port, &c->store) != 0)) {
+        http_stop(h);
+        stop_deployers();
+        return 1;
+    }
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
@@ -426,6 +448,7 @@ static int run(struct server_config *c, json_t *a)
     struct timespec step = {.tv_nsec = 20 * 1000 * 1000};
     for (unsigned waited = 0; http_in_flight(h) > 0 && waited < c->shutdown_grace_s * 50; waited++)
         nanosleep(&step, NULL);
+    metrics_http_stop();
     http_stop(h);
     stop_deployers();
     dispatch_shutdown();

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/metrics.h"
 #include "deploy/deployer.h"
 
 enum { GATHER_MS = 50 };
@@ -16,6 +17,7 @@ static void run_pass(struct deployer *d, struct store *s)
 {
     char msg[1024] = "";
     int rc = d->pass(s, d->arg, msg, sizeof msg);
+    metrics_deploy_pass(d->name, rc == 0);
     if (rc != 0 || msg[0])
         fprintf(stderr, "parapet: %s deploy: %s\n", d->name, msg[0] ? msg : "the pass failed");
 }

@@ -5,6 +5,7 @@
  * close the connection instead of keeping it alive. */
 #include "server/http.h"
 
+#include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -15,10 +16,14 @@
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/decode.h"
 #include "core/dispatch.h"
+#include "core/metrics.h"
+#include "core/net.h"
 #include "core/req.h"
+#include "core/route.h"
 #include "server/listener.h"
 #include "server/tls_conn.h"
 #include "server/worker_store.h"
@@ -43,6 +48,7 @@ struct pending {
     struct req r;
     struct http_server *server;
     struct timespec started;
+    char request_id[24]; /* echoed as X-Request-Id and in the access log */
     bool headers_seen;
     bool refused; /* the head broke a limit: answer input_error, dispatch nothing */
     size_t body_bytes;
@@ -57,6 +63,19 @@ struct pending {
 };
 
 enum durable_state { DURABLE_NONE, DURABLE_WAITING, DURABLE_OK, DURABLE_FAILED };
+
+/* Request ids: this process's start stamp and a counter, unique across
+ * restarts and nodes in practice, and free to make (no randomness). */
+static atomic_uint_fast64_t request_seq;
+static unsigned request_epoch;
+
+static void request_id_next(char out[24])
+{
+    if (!request_epoch)
+        request_epoch = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
+    uint64_t n = atomic_fetch_add_explicit(&request_seq, 1, memory_order_relaxed);
+    snprintf(out, 24, "%08x%012llx", request_epoch, (unsigned long long)(n & 0xffffffffffffULL));
+}
 
 static double elapsed_s(const struct timespec *since)
 {
@@ -125,6 +144,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     p->server = h;
     p->r.config = h->cfg;
     clock_gettime(CLOCK_MONOTONIC, &p->started);
+    request_id_next(p->request_id);
     char *q = strchr(uri, '?'); /* char *: see above */
     size_t len = strlen(uri), path_len = q ? (size_t)(q - uri) : len;
     if (len > h->cfg->max_uri_bytes) {
@@ -397,6 +417,32 @@ static void add_rate_headers(struct MHD_Response *resp, const struct req *r)
     }
 }
 
+/* One JSON object a line on stderr: never the query string (tokens travel
+ * there) nor a header or body. */
+static void access_log(const struct pending *p, size_t reply_len, double took)
+{
+    const struct req *r = &p->r;
+    char when[32], client[NET_TEXT_MAX] = "";
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct tm tm;
+    gmtime_r(&now.tv_sec, &tm);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    if (r->client.family)
+        ip_format(&r->client, client);
+    json_t *line = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:I,s:f,s:s,s:s,s:s,s:s,s:I,s:I}", "time", when, "request_id",
+                             p->request_id, "route", r->route ? r->route->id : "", "method", method_name(r->method),
+                             "path", r->path ? r->path : "", "status", r->status, "code", (json_int_t)r->code,
+                             "duration_ms", took * 1000, "app", r->caller.app_id, "portal", r->caller.portal_id,
+                             "customer", r->customer.id[0] ? r->customer.id : r->caller.customer_id, "client",
+                             client, "bytes_in", (json_int_t)p->body_bytes, "bytes_out", (json_int_t)reply_len);
+    char *text = line ? json_dumps(line, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(4)) : NULL;
+    if (text)
+        fprintf(stderr, "%s\n", text);
+    free(text);
+    json_decref(line);
+}
+
 static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn)
 {
     struct req *r = &p->r;
@@ -416,11 +462,14 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
     if (r->disposition)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_DISPOSITION, r->disposition);
     add_rate_headers(resp, r);
+    MHD_add_response_header(resp, "X-Request-Id", p->request_id);
+    size_t reply_len = r->reply_len;
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
+    double took = elapsed_s(&p->started);
+    metrics_request(r->route, r->method, r->status, took);
     if (p->server->cfg->log_requests || r->status >= 500)
-        fprintf(stderr, "%s %s %d %ld %.1fms\n", method_name(r->method), r->path, r->status, r->code,
-                elapsed_s(&p->started) * 1000);
+        access_log(p, reply_len, took);
     return ok;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/metrics.h"
 #include "store/data_version.h"
 #include "store/migrations.h"
 #include "store/sqlite.h"
@@ -328,6 +329,8 @@ int sqlite_begin(struct store *s, bool write)
     if (take)
         end_write(d); /* only if BEGIN failed */
     d->changes_at_begin = sqlite3_total_changes64(d->db);
+    if (take && rc == STORE_OK)
+        clock_gettime(CLOCK_MONOTONIC, &d->began);
     return rc;
 }
 
@@ -344,6 +347,11 @@ int sqlite_commit(struct store *s)
     bool on_writer = d->conn != &d->own;
     bool wrote = on_writer && sqlite3_total_changes64(d->db) != d->changes_at_begin;
     int rc = tx(s, commit_sql);
+    if (rc == STORE_OK && wrote) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        metrics_store_write((double)(now.tv_sec - d->began.tv_sec) + (double)(now.tv_nsec - d->began.tv_nsec) / 1e9);
+    }
     uint64_t seq = rc == STORE_OK && wrote ? writer_committed(d->writer) : 0;
     end_write(d);
     if (seq && d->defer_durability)

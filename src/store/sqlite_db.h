@@ -5,6 +5,7 @@
 #define PARAPET_SQLITE_DB_H
 
 #include <sqlite3.h>
+#include <time.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,7 @@ struct sqlite_store {
     struct sqlite_conn own;
     struct sqlite_writer *writer; /* see sqlite_writer.h; NULL: writes stay on own */
     sqlite3_int64 changes_at_begin; /* total changes when the write transaction began */
+    struct timespec began;          /* when it began (metrics: write transaction time) */
     bool defer_durability;          /* see store_ops.defer_durability */
     uint64_t ticket;                /* the last deferred commit's sequence number */
 };

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/metrics.h"
 #include "store/sqlite_db.h"
 
 enum { MAX_WRITERS = 16 };
@@ -156,11 +157,17 @@ static int lead_sync(struct sqlite_writer *w, uint64_t *target)
     *target = atomic_load(&w->committed);
     pthread_mutex_unlock(&w->sync_mutex);
     int fd = wal_descriptor(w);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int sync_rc = fd >= 0 ? fdatasync(fd) : -1;
     int err = errno;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_lock(&w->sync_mutex);
     w->syncing = false;
     w->syncs++;
+    if (sync_rc == 0 && *target > w->durable)
+        metrics_store_sync(*target - w->durable,
+                           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     if (sync_rc == 0 && *target > w->durable)
         w->durable = *target;
     if (sync_rc != 0)

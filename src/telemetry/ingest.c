@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metrics.h"
 #include "telemetry/attribute.h"
 #include "telemetry/geo.h"
 #include "telemetry/record.h"
@@ -211,5 +212,7 @@ int telemetry_ingest(struct store *s, const char *body, size_t len, enum tel_for
         snprintf(msg, msgsize, "the store could not save the records");
         rc = -1;
     }
+    if (rc >= 0 && out) /* counted before the caller commits: close enough for rates */
+        metrics_ingest(out->records, out->stored, out->duplicates, rc == 1);
     return rc;
 }

@@ -286,8 +286,15 @@ static void run_command_step(const char *where, struct step *s)
                 check_fail(where, "exit status %d, want %s; output %.500s", code, e + 12, out);
         } else if (!strncmp(e, "expect output ", 14)) {
             output_check(where, out, e + 14);
+        } else if (!strncmp(e, "save ", 5) && strstr(e, " output") && strlen(e) > 12) {
+            /* "save NAME output": the output's first line */
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(e + 5, " "), e + 5);
+            out[strcspn(out, "\r\n")] = '\0';
+            var_set(name, out);
         } else {
-            check_fail(where, "a run: step takes only 'expect exit' and 'expect output' lines: %s", e);
+            check_fail(where, "a run: step takes only 'expect exit', 'expect output' and 'save NAME output' lines: %s",
+                       e);
         }
     }
     if (!exit_checked)

@@ -273,12 +273,15 @@ static void nginx_options(char *out, size_t size)
  * the cases that run them (tests/http/cases/dataplane_ddos): parapet's BIRD
  * on 127.0.0.1:$BIRD_LOCAL_PORT peers with a BIRD the case runs on
  * 127.0.0.2:$BIRD_PEER_PORT; FastNetMon takes NetFlow on
- * 127.0.0.1:$NETFLOW_PORT and exports its traffic to $GRAPHITE_PORT. */
+ * 127.0.0.1:$NETFLOW_PORT and exports its traffic to $GRAPHITE_PORT. And
+ * the server's metrics on $METRICS_PORT, with a JSON access log line per
+ * request in server.log (tests/http/cases/operations). */
 static void ddos_options(char *out, size_t size)
 {
-    static const char *const names[] = {"BIRD_LOCAL_PORT", "BIRD_PEER_PORT", "NETFLOW_PORT", "GRAPHITE_PORT"};
-    int port[4];
-    for (int i = 0; i < 4; i++) {
+    static const char *const names[] = {"BIRD_LOCAL_PORT", "BIRD_PEER_PORT", "NETFLOW_PORT", "GRAPHITE_PORT",
+                                        "METRICS_PORT"};
+    int port[5];
+    for (int i = 0; i < 5; i++) {
         char v[16];
         port[i] = free_port();
         snprintf(v, sizeof v, "%d", port[i]);
@@ -287,8 +290,8 @@ static void ddos_options(char *out, size_t size)
     snprintf(out, size,
              "--bird-local 127.0.0.1:%d --bird-peer 127.0.0.2:%d --bird-peer-as 64513 --bird-next-hop 192.0.2.1 "
              "--fastnetmon-netflow 127.0.0.1:%d --fastnetmon-graphite 127.0.0.1:%d --fastnetmon-ban-time 5 "
-             "--fastnetmon-average-time 2 --ddos-deploy-interval 1",
-             port[0], port[1], port[2], port[3]);
+             "--fastnetmon-average-time 2 --ddos-deploy-interval 1 --metrics-listen 127.0.0.1:%d --log-requests",
+             port[0], port[1], port[2], port[3], port[4]);
 }
 
 int fixture_setup(struct fixture *fx, const char *bin)
