@@ -289,6 +289,8 @@ static const struct opt vip_pool_opts[] = {{.name = "cidr"}, {.name = NULL}};
 static const struct opt ingest_token_opts[] = {{.name = "name"}, {.name = "id"}, {.name = NULL}};
 static const struct opt telemetry_opts[] = {{.name = "days"}, {.name = NULL}};
 static const struct opt dataplane_opts[] = {{.name = "plane"}, {.name = NULL}};
+static const struct opt audit_opts[] = {{.name = "customer"}, {.name = "app"},   {.name = "route"}, {.name = "since"},
+                                        {.name = "until"},    {.name = "limit"}, {.name = NULL}};
 
 static const struct command commands[] = {
     {"portal", "create list", name_opt, false},
@@ -303,6 +305,7 @@ static const struct command commands[] = {
     {"ingest-token", "create list revoke", ingest_token_opts, false},
     {"telemetry", "purge", telemetry_opts, false},
     {"dataplane", "status", dataplane_opts, false},
+    {"audit", "list export", audit_opts, false},
 };
 
 static bool has_verb(const char *verbs, const char *verb)
@@ -333,7 +336,9 @@ static void admin_usage(void)
           "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n"
           "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n"
           "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n"
-          "  dataplane status [--plane fastnetmon|bird|nginx]   (each site's deploy state)\n",
+          "  dataplane status [--plane fastnetmon|bird|nginx]   (each site's deploy state)\n"
+          "  audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]\n"
+          "                                         (the writes; export: JSON lines)\n",
           stderr);
 }
 
@@ -398,6 +403,8 @@ int cli_admin(int argc, char **argv)
         rc = admin_telemetry(s, verb, a);
     else if (!strcmp(object, "dataplane"))
         rc = admin_dataplane(s, verb, a);
+    else if (!strcmp(object, "audit"))
+        rc = admin_audit(s, verb, a);
     else
         rc = admin_dns(s, verb, a, data);
     s->ops->close(s);

@@ -26,5 +26,7 @@ int admin_telemetry(struct store *s, const char *verb, json_t *args);
 
 /* admin_dataplane.c: `dataplane status [--plane P]`. */
 int admin_dataplane(struct store *s, const char *verb, json_t *args);
+/* admin_audit.c: `audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]`. */
+int admin_audit(struct store *s, const char *verb, json_t *args);
 
 #endif

@@ -55,6 +55,7 @@ void config_defaults(struct server_config *c)
     c->refresh_ttl_s = 30L * 24 * 3600;
     c->code_ttl_s = 300;
     c->telemetry_days = TEL_RETENTION_DAYS_DEFAULT;
+    c->audit_days = 365;
     c->account_field = "parapet_account";
     c->tls_priority = http_tls_priorities;
     c->store.backend = "sqlite";
@@ -85,6 +86,7 @@ static const struct opt serve_opts[] = {
     {.name = "refresh-ttl"},
     {.name = "code-ttl"},
     {.name = "telemetry-days"},
+    {.name = "audit-days"},
     {.name = "geoip-city"},
     {.name = "geoip-asn"},
     {.name = "account-field"},
@@ -128,6 +130,7 @@ static void serve_usage(void)
           "                             slowed down (5; 4x as many per address; 0: never)\n"
           "  --auth-block-max S         longest wait imposed after failed token requests (900)\n"
           "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
+          "  --audit-days D             keep the audit log of writes D days (365; parapet admin audit)\n"
           "  --telemetry-days D         keep telemetry D days (35); older records are removed every\n"
           "                             5 minutes, in small transactions\n"
           "  --geoip-city MMDB --geoip-asn MMDB   MaxMind City and ASN databases: city, coordinates\n"
@@ -251,6 +254,7 @@ static int configure(json_t *a, struct server_config *c)
     NUM("refresh-ttl", 1, 1LL << 31, refresh_ttl_s)
     NUM("code-ttl", 1, 3600, code_ttl_s)
     NUM("telemetry-days", 1, 3650, telemetry_days)
+    NUM("audit-days", 1, 36500, audit_days)
 #undef NUM
     if (arg_str(a, "account-field"))
         c->account_field = arg_str(a, "account-field");
@@ -277,7 +281,23 @@ static int configure(json_t *a, struct server_config *c)
 
 /* Waits for SIGTERM/SIGINT, purging expired tokens and telemetry past its
  * retention every few minutes (the first time soon after start). */
-static void wait_for_stop(struct store *s, long telemetry_days)
+/* Audit rows older than `days`, in transactions of 10,000 rows. */
+static void audit_retention_run(struct store *s, long days)
+{
+    long removed = 10000;
+    while (removed == 10000) {
+        if (s->ops->begin(s, true) != STORE_OK)
+            return;
+        if (s->ops->audit_purge(s, (int64_t)time(NULL) - days * 86400, 10000, &removed) != STORE_OK) {
+            s->ops->rollback(s);
+            fprintf(stderr, "parapet: audit retention: the store failed; trying again later\n");
+            return;
+        }
+        s->ops->commit(s);
+    }
+}
+
+static void wait_for_stop(struct store *s, long telemetry_days, long audit_days)
 {
     sigset_t set;
     sigemptyset(&set);
@@ -292,6 +312,7 @@ static void wait_for_stop(struct store *s, long telemetry_days)
         long removed;
         if (telemetry_retention_run(s, (int64_t)time(NULL), telemetry_days, &removed) != 0)
             fprintf(stderr, "parapet: telemetry retention: the store failed; trying again later\n");
+        audit_retention_run(s, audit_days);
         long purged;
         if (s->ops->begin(s, true) == STORE_OK) {
             if (s->ops->token_purge_expired(s, (int64_t)time(NULL), &purged) == STORE_OK)
@@ -441,7 +462,7 @@ static int run(struct server_config *c, json_t *a)
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
-    wait_for_stop(main_store, c->telemetry_days);
+    wait_for_stop(main_store, c->telemetry_days, c->audit_days);
 
     fprintf(stderr, "parapet: stopping: no new connections; %u requests in flight\n", http_in_flight(h));
     http_quiesce(h);

@@ -32,6 +32,7 @@ struct server_config {
     unsigned auth_free_failures, auth_max_block_s; /* token endpoint slow-down (0: off) */
     long access_ttl_s, refresh_ttl_s, code_ttl_s;
     long telemetry_days; /* telemetry retention (docs/telemetry.md) */
+    long audit_days;     /* audit log retention (core/audit.h) */
     const char *account_field; /* name of the "<vendor>_account" token member */
     struct cidr trusted_proxies[MAX_TRUSTED_PROXIES];
     int n_trusted_proxies;

@@ -1,6 +1,7 @@
 /* dispatch.c — see dispatch.h. Order of checks: unknown path (404), wrong
  * method (405), body encoding (415), undecodable body (400/413), token
  * (401/403), tenancy (404), fields (400), then the handler. */
+#include "core/audit.h"
 #include "core/dispatch.h"
 
 #include <stdio.h>
@@ -145,7 +146,7 @@ static void run_handler(struct req *r, bool open)
     bool committed = false;
     if (r->status >= 400 && !r->keep_changes) {
         s->ops->rollback(s);
-    } else if (s->ops->commit(s) != STORE_OK) {
+    } else if ((write && r->status < 400 && audit_record(r) != 0) || s->ops->commit(s) != STORE_OK) {
         s->ops->rollback(s);
         reply_error(r, E_STORE, "the change could not be saved");
     } else {

@@ -68,6 +68,7 @@ struct req {
     size_t body_raw_len;
     bool body_is_array;        /* a JSON body that is an array: only ROUTE_RAW_BODY routes take it */
     const char *bearer;        /* the Authorization: Bearer credential, if any */
+    const char *request_id;    /* the server's id of this request (X-Request-Id), or NULL */
 
     /* resolved by the dispatcher */
     const struct route *route;

@@ -145,6 +145,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     p->r.config = h->cfg;
     clock_gettime(CLOCK_MONOTONIC, &p->started);
     request_id_next(p->request_id);
+    p->r.request_id = p->request_id;
     char *q = strchr(uri, '?'); /* char *: see above */
     size_t len = strlen(uri), path_len = q ? (size_t)(q - uri) : len;
     if (len > h->cfg->max_uri_bytes) {

@@ -138,6 +138,9 @@ int sq_ingest_token_create(struct store *s, const char *id, const char *name, co
 int sq_ingest_token_check(struct store *s, const char *digest);
 int sq_ingest_token_list(struct store *s, json_t **out);
 int sq_ingest_token_revoke(struct store *s, const char *id);
+int sq_audit_append(struct store *s, const struct audit_entry *e);
+int sq_audit_list(struct store *s, const struct audit_query *q, json_t **out);
+int sq_audit_purge(struct store *s, int64_t before, long limit, long *removed);
 int sq_dataplane_state_set(struct store *s, const char *plane, int64_t site_rid, const char *state,
                            const char *reason, const char *digest, const char *deployed);
 int sq_dataplane_states(struct store *s, const char *plane, int64_t site_rid, json_t **out);

@@ -67,6 +67,9 @@ const struct store_ops sqlite_ops = {
     .ingest_token_revoke = sq_ingest_token_revoke,
     .dataplane_state_set = sq_dataplane_state_set,
     .dataplane_states = sq_dataplane_states,
+    .audit_append = sq_audit_append,
+    .audit_list = sq_audit_list,
+    .audit_purge = sq_audit_purge,
 .tel_ingest = sq_tel_ingest,
 .tel_purge = sq_tel_purge,
     /* telemetry reads: Origin Protection and CleanPipe (sqlite_tel_op.c) */

@@ -139,6 +139,22 @@ struct dns_zone_query {
 
 struct store;
 
+/* One row of the audit log (core/audit.h); texts are never NULL. */
+struct audit_entry {
+    int64_t ts;
+    const char *request_id, *route, *method, *path;
+    int status;
+    const char *app_id, *portal_id, *customer_id, *client;
+    const char *target, *changes; /* JSON texts */
+};
+
+/* Filters of an audit log read: NULL or 0 is no filter on that member. */
+struct audit_query {
+    const char *customer_id, *app_id, *route;
+    int64_t since, until; /* ts in [since, until) */
+    long limit;
+};
+
 struct store_ops {
     void (*close)(struct store *s);
     int (*begin)(struct store *s, bool write);
@@ -300,6 +316,16 @@ struct store_ops {
     /* [{"plane","site_rid","site_kind","site_id","customer_id","state","reason","digest",
      * "deployed","updated_at"}]; plane NULL: every plane; site_rid 0: every site. */
     int (*dataplane_states)(struct store *s, const char *plane, int64_t site_rid, json_t **out);
+
+    /* ---- the audit log (sqlite_audit.c, core/audit.h) ----
+     * append: in the write transaction of the write it records; list: rows
+     * in commit order [{"seq","ts","request_id","route","method","path",
+     * "status","app_id","portal_id","customer_id","client","target",
+     * "changes"}] (target, changes: JSON texts); purge: at most `limit` rows
+     * older than `before`, in the open write transaction. */
+    int (*audit_append)(struct store *s, const struct audit_entry *e);
+    int (*audit_list)(struct store *s, const struct audit_query *q, json_t **out);
+    int (*audit_purge)(struct store *s, int64_t before, long limit, long *removed);
 
     /* ---- telemetry: writes (sqlite_tel_ingest.c) ----
      * Stores attributed records in the open write transaction: duplicates

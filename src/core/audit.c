@@ -1,0 +1,115 @@
+/* audit.c — see audit.h. */
+#include "core/audit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "core/net.h"
+#include "core/route.h"
+
+enum { TEXT_KEPT = 512 };
+
+static bool secret_name(const char *name)
+{
+    static const char *const words[] = {"secret", "password", "token", "private", "cert_file", "key_file", NULL};
+    for (const char *const *w = words; *w; w++)
+        if (strcasestr(name, *w))
+            return true;
+    return strcasecmp(name, "key") == 0 || strcasecmp(name, "code") == 0; /* an authorization code */
+}
+
+static json_t *redact_value(const char *name, const json_t *v)
+{
+    if (name && secret_name(name))
+        return json_string("[redacted]");
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (strstr(s, "PRIVATE KEY"))
+            return json_string("[redacted]");
+        if (strlen(s) > TEXT_KEPT) {
+            char cut[TEXT_KEPT + 8];
+            snprintf(cut, sizeof cut, "%.*s…", TEXT_KEPT, s);
+            return json_string(cut);
+        }
+        return json_incref((json_t *)v);
+    }
+    if (json_is_object(v))
+        return audit_redact(v);
+    if (json_is_array(v)) {
+        json_t *out = json_array();
+        size_t i;
+        json_t *x;
+        json_array_foreach ((json_t *)v, i, x)
+            json_array_append_new(out, redact_value(name, x));
+        return out;
+    }
+    return json_incref((json_t *)v);
+}
+
+json_t *audit_redact(const json_t *fields)
+{
+    json_t *out = json_object();
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)fields, key, v)
+        json_object_set_new(out, key, redact_value(key, v));
+    return out;
+}
+
+/* The path's ids, and the ids of what the answer names (a created
+ * resource's id: the result's string members ending in "id"). */
+static json_t *target_of(const struct req *r)
+{
+    json_t *t = r->path_params ? json_deep_copy(r->path_params) : json_object();
+    json_t *reply = r->reply_body ? json_loadb(r->reply_body, r->reply_len, 0, NULL) : NULL;
+    json_t *result = json_object_get(reply, "result");
+    const char *key;
+    json_t *v;
+    if (json_is_object(result))
+        json_object_foreach (result, key, v) {
+            size_t n = strlen(key);
+            if (n >= 2 && strcmp(key + n - 2, "id") == 0 && (json_is_string(v) || json_is_integer(v)) &&
+                !secret_name(key))
+                json_object_set(t, key, v);
+        }
+    json_decref(reply);
+    return t;
+}
+
+int audit_record(struct req *r)
+{
+    char client[NET_TEXT_MAX] = "";
+    if (r->client.family)
+        ip_format(&r->client, client);
+    json_t *target = target_of(r);
+    json_t *changes = r->fields ? audit_redact(r->fields) : json_object();
+    char *target_text = json_dumps(target, JSON_COMPACT | JSON_SORT_KEYS);
+    char *changes_text = json_dumps(changes, JSON_COMPACT | JSON_SORT_KEYS);
+    /* the token endpoints are public: the app is the one the body names
+     * (and proved, since the write succeeded) */
+    const char *app = r->caller.app_id[0] ? r->caller.app_id
+                                          : json_string_value(json_object_get(r->fields, "app_id"));
+    struct audit_entry e = {
+        .ts = (int64_t)time(NULL),
+        .request_id = r->request_id ? r->request_id : "",
+        .route = r->route->id,
+        .method = method_name(r->method),
+        .path = r->path ? r->path : "",
+        .status = r->status,
+        .app_id = app ? app : "",
+        .portal_id = r->caller.portal_id,
+        .customer_id = r->customer.id[0] ? r->customer.id : r->caller.customer_id,
+        .client = client,
+        .target = target_text ? target_text : "{}",
+        .changes = changes_text ? changes_text : "{}",
+    };
+    int rc = r->store->ops->audit_append(r->store, &e);
+    free(target_text);
+    free(changes_text);
+    json_decref(target);
+    json_decref(changes);
+    return rc == STORE_OK ? 0 : -1;
+}
