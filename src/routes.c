@@ -7,6 +7,7 @@
 #include "api/customers/customers.h"
 #include "api/dns/dns.h"
 #include "api/ingest/ingest.h"
+#include "api/meta/meta.h"
 #include "api/oauth/oauth.h"
 #include "api/op/dashboard_flows.h"
 #include "api/op/op.h"

@@ -10,6 +10,7 @@ int cli_admin(int argc, char **argv);
 int cli_capture_agent(int argc, char **argv);     /* capture_agent.c */
 int cli_simulate(int argc, char **argv);          /* simulate.c */
 int cli_ingest(int argc, char **argv);            /* ingest.c */
+int cli_openapi(int argc, char **argv);           /* openapi_cmd.c */
 int cli_fastnetmon_notify(int argc, char **argv); /* fastnetmon_notify.c */
 
 /* Opens (creating if needed) the SQLite store of a data directory. */

@@ -15,7 +15,8 @@ static void usage(void)
         "       parapet fastnetmon-notify [--data DIR] [--state DIR] IP DIRECTION PPS ACTION\n"
         "                        (FastNetMon's notify_script_path; docs/dataplane.md)\n"
         "       parapet simulate [--data DIR] --seed N [--days D] [--rate R] [--waf-rate W] [--end T]\n"
-        "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n",
+        "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n"
+        "       parapet openapi [--server URL]       the OpenAPI 3.1 document (GET /api/openapi.json)\n",
         stderr);
 }
 
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
         return cli_ingest(argc - 2, argv + 2);
     if (strcmp(argv[1], "fastnetmon-notify") == 0)
         return cli_fastnetmon_notify(argc - 2, argv + 2);
+    if (strcmp(argv[1], "openapi") == 0)
+        return cli_openapi(argc - 2, argv + 2);
     usage();
     return 2;
 }
