@@ -7,7 +7,7 @@
 
 #include "deploy/dns_deployer.h"
 #include "deploy/files.h"
-#include "store/sqlite.h"
+#include "unit/scratch_store.h"
 #include "unit/unit.h"
 
 static char dir[64], knot_dir[128], fake_knotc[128];
@@ -40,14 +40,7 @@ static void write_fake_knotc(void)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/parapet-unit-XXXXXX");
-    if (!mkdtemp(dir))
-        abort();
-    char path[160];
-    snprintf(path, sizeof path, "%s/parapet.db", dir);
-    db = sqlite_store_open(path);
-    if (!db)
-        abort();
+    db = scratch_open(dir, (struct customer){.svc_dns = true});
     snprintf(knot_dir, sizeof knot_dir, "%s/knot", dir);
     write_fake_knotc();
     cfg = (struct dns_deploy_config){
@@ -55,19 +48,11 @@ static void setup(void)
         .knotc = fake_knotc,
         .interval_s = 5,
     };
-    struct portal p = {.id = "00000000000000p1", .name = "P"};
-    struct customer c = {
-        .id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_dns = true};
-    db->ops->portal_create(db, &p);
-    db->ops->customer_create(db, &c);
 }
 
 static void teardown(void)
 {
-    db->ops->close(db);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    (void)!system(cmd);
+    scratch_close(db, dir);
 }
 
 static struct dns_zone zone_named(const char *name, bool transfer)

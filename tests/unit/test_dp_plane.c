@@ -13,7 +13,7 @@
 #include "api/op/op_kinds.h"
 #include "dataplane/bird/bird_plane.h"
 #include "deploy/files.h"
-#include "store/sqlite.h"
+#include "unit/scratch_store.h"
 #include "unit/unit.h"
 
 static char dir[64], bird_dir[128], fake_bird[128];
@@ -36,28 +36,14 @@ static void write_fake_bird(void)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/parapet-unit-XXXXXX");
-    if (!mkdtemp(dir))
-        abort();
-    char path[160];
-    snprintf(path, sizeof path, "%s/parapet.db", dir);
-    db = sqlite_store_open(path);
-    if (!db)
-        abort();
+    db = scratch_open(dir, (struct customer){.svc_op = true});
     snprintf(bird_dir, sizeof bird_dir, "%s/bird", dir);
     write_fake_bird();
-    struct portal p = {.id = "00000000000000p1", .name = "P"};
-    struct customer c = {.id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_op = true};
-    db->ops->portal_create(db, &p);
-    db->ops->customer_create(db, &c);
 }
 
 static void teardown(void)
 {
-    db->ops->close(db);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    (void)!system(cmd);
+    scratch_close(db, dir);
 }
 
 static int64_t add_site(const char *name)

@@ -11,7 +11,7 @@
 #include "api/ap/ap_kinds.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "deploy/files.h"
-#include "store/sqlite.h"
+#include "unit/scratch_store.h"
 #include "unit/unit.h"
 
 static char dir[64], ngx_dir[128], keys_dir[128], fake_nginx[128];
@@ -35,31 +35,17 @@ static void write_fake_nginx(void)
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/parapet-unit-XXXXXX");
-    if (!mkdtemp(dir))
-        abort();
-    char path[160];
-    snprintf(path, sizeof path, "%s/parapet.db", dir);
-    db = sqlite_store_open(path);
-    if (!db)
-        abort();
+    db = scratch_open(dir, (struct customer){.svc_ap = true});
     snprintf(ngx_dir, sizeof ngx_dir, "%s/nginx", dir);
     snprintf(keys_dir, sizeof keys_dir, "%s/ap-keys", dir);
     write_fake_nginx();
     st = (struct nginx_settings){.dir = ngx_dir, .keys_dir = keys_dir, .nginx = fake_nginx, .listen = "127.0.0.1",
                                  .crs_setup = "/x/crs-setup.conf", .crs_rules = "/x/rules"};
-    struct portal p = {.id = "00000000000000p1", .name = "P"};
-    struct customer c = {.id = "00000000000000c1", .portal_id = "00000000000000p1", .name = "C", .svc_ap = true};
-    db->ops->portal_create(db, &p);
-    db->ops->customer_create(db, &c);
 }
 
 static void teardown(void)
 {
-    db->ops->close(db);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    (void)!system(cmd);
+    scratch_close(db, dir);
 }
 
 static void create(const struct res_kind *k, struct resource *r, int64_t parent, const char *name, json_t *doc)
