@@ -427,10 +427,10 @@ static int run(struct server_config *c, json_t *a)
         bool given = c->tls_cert_path != NULL;
         if (tls_load_or_create(given ? c->tls_cert_path : cert_path, given ? c->tls_key_path : key_path,
                                !given, c->listen_host, &cert, &key) != 0)
-            return 1;
+            goto failed;
     }
     if (worker_store_init(&c->store) != 0 || dispatch_init() != 0 || metrics_init() != 0)
-        return 1;
+        goto failed;
 
     sigset_t set;
     sigemptyset(&set);
@@ -441,12 +441,12 @@ static int run(struct server_config *c, json_t *a)
 
     if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0) {
         stop_deployers();
-        return 1;
+        goto failed;
     }
     struct http_server *h = http_start(c, cert, key);
     if (!h) {
         stop_deployers();
-        return 1;
+        goto failed;
     }
     metrics_in_flight_source(in_flight_of, h);
     char metrics_host[64];
@@ -457,7 +457,7 @@ static int run(struct server_config *c, json_t *a)
                     metrics_http_start(metrics_host, metrics_port, &c->store) != 0)) {
         http_stop(h);
         stop_deployers();
-        return 1;
+        goto failed;
     }
     fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
@@ -478,6 +478,11 @@ static int run(struct server_config *c, json_t *a)
     free(key);
     fprintf(stderr, "parapet: stopped\n");
     return 0;
+failed:
+    main_store->ops->close(main_store);
+    free(cert);
+    free(key);
+    return 1;
 }
 
 int cli_serve(int argc, char **argv)

@@ -319,6 +319,9 @@ int fixture_setup(struct fixture *fx, const char *bin)
              "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200 "
              "--telemetry-days 3650 %s %s",
              fx->dns_port, nginx_opts, ddos_opts);
+    char spare[16]; /* a free port for a case's own extra server (op/capture.case) */
+    snprintf(spare, sizeof spare, "%d", free_port());
+    var_set("SPARE_PORT", spare);
     fx->main_port = free_port();
     fx->main_pid = server_start(bin, fx->data, fx->main_port, dns_opts, fx->log);
     fx->short_port = free_port();
