@@ -297,6 +297,10 @@ static void audit_retention_run(struct store *s, long days)
     }
 }
 
+/* An expired token is kept a day before it is purged, so that a client that
+ * presents it hears "has expired" (40100003) rather than "is not valid". */
+#define TOKEN_PURGE_GRACE_S 86400
+
 static void wait_for_stop(struct store *s, long telemetry_days, long audit_days)
 {
     sigset_t set;
@@ -315,7 +319,7 @@ static void wait_for_stop(struct store *s, long telemetry_days, long audit_days)
         audit_retention_run(s, audit_days);
         long purged;
         if (s->ops->begin(s, true) == STORE_OK) {
-            if (s->ops->token_purge_expired(s, (int64_t)time(NULL), &purged) == STORE_OK)
+            if (s->ops->token_purge_expired(s, (int64_t)time(NULL) - TOKEN_PURGE_GRACE_S, &purged) == STORE_OK)
                 s->ops->commit(s);
             else
                 s->ops->rollback(s);
