@@ -1,6 +1,6 @@
 # parapet — build, test, run. `make help` lists the targets.
 CC       ?= cc
-PKGS     := libmicrohttpd gnutls jansson sqlite3 libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb
+PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
@@ -18,8 +18,9 @@ CFLAGS   := $(CFLAGS_BASE) $(OPT)
 SRC      := $(shell find src -name '*.c' | sort)
 BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
-OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/catalogue_data.o
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o
 MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
+PG_MIGRATIONS := $(sort $(wildcard src/store/migrations/pg/*.sql))
 CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
@@ -47,7 +48,11 @@ run: deps
 
 build/gen/migrations.c: tools/embed-migrations.sh $(MIGRATIONS)
 	@mkdir -p $(@D)
-	@tools/embed-migrations.sh $@ $(MIGRATIONS)
+	@tools/embed-migrations.sh $@ migrations $(MIGRATIONS)
+
+build/gen/pg_migrations.c: tools/embed-migrations.sh $(PG_MIGRATIONS)
+	@mkdir -p $(@D)
+	@tools/embed-migrations.sh $@ pg_migrations $(PG_MIGRATIONS)
 
 build/gen/catalogue_data.c: tools/embed-catalogue.sh $(CATALOGUE)
 	@mkdir -p $(@D)

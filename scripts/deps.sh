@@ -14,7 +14,10 @@ nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # packaged services are kept from starting (FastNetMon's stock configuration
 # reports usage to its vendor every hour): parapet renders its own
 # configuration, and the tests run their own daemons on loopback.
-daemons="bird2:bird fastnetmon:fastnetmon"
+# libpq-dev: the PostgreSQL store (--store postgresql://...); postgresql-15:
+# the test suite's second pass runs on a throwaway cluster (tests/pg/cluster.sh).
+packages="$packages libpq-dev postgresql-15"
+daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

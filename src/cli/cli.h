@@ -13,7 +13,13 @@ int cli_ingest(int argc, char **argv);            /* ingest.c */
 int cli_openapi(int argc, char **argv);           /* openapi_cmd.c */
 int cli_fastnetmon_notify(int argc, char **argv); /* fastnetmon_notify.c */
 
-/* Opens (creating if needed) the SQLite store of a data directory. */
+/* Where every command's data lives: `--store URL` (any command; main.c
+ * takes it out of argv) or PARAPET_STORE, as postgresql://... (or
+ * postgres://...); otherwise the SQLite database DIR/parapet.db. */
+void cli_set_store(const char *url);
+/* cfg for the store of data_dir (its strings stay valid until the next call). */
+void cli_store_config(const char *data_dir, struct store_config *cfg);
+/* Opens the store (creating the data directory and migrating if needed). */
 struct store *cli_open_store(const char *data_dir);
 /* The same with a page cache of cache_kb per connection (bulk loads). */
 struct store *cli_open_store_sized(const char *data_dir, int cache_kb);

@@ -16,13 +16,35 @@ static void usage(void)
         "                        (FastNetMon's notify_script_path; docs/dataplane.md)\n"
         "       parapet simulate [--data DIR] --seed N [--days D] [--rate R] [--waf-rate W] [--end T]\n"
         "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n"
-        "       parapet openapi [--server URL]       the OpenAPI 3.1 document (GET /api/openapi.json)\n",
+        "       parapet openapi [--server URL]       the OpenAPI 3.1 document (GET /api/openapi.json)\n"
+        "every command: --store postgresql://... (or PARAPET_STORE) keeps the data in PostgreSQL\n"
+        "       instead of DIR/parapet.db (docs/deploy.md)\n",
         stderr);
+}
+
+/* Takes `--store URL` (or --store=URL) out of argv: every command honours it. */
+static int take_store_option(int argc, char **argv)
+{
+    int out = 0;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--store") == 0 && i + 1 < argc) {
+            cli_set_store(argv[++i]);
+            continue;
+        }
+        if (strncmp(argv[i], "--store=", 8) == 0) {
+            cli_set_store(argv[i] + 8);
+            continue;
+        }
+        argv[out++] = argv[i];
+    }
+    argv[out] = NULL;
+    return out;
 }
 
 int main(int argc, char **argv)
 {
     json_object_seed(0);
+    argc = take_store_option(argc, argv);
     if (argc < 2) {
         usage();
         return 2;

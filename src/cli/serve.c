@@ -93,7 +93,6 @@ static const struct opt serve_opts[] = {
     {.name = "trusted-proxy", .repeatable = true},
     {.name = "log-requests", .flag = true},
     {.name = "metrics-listen"},
-    {.name = "store"},
     {.name = "dev", .flag = true},
     {.name = "no-dns-deploy", .flag = true},
     DNS_DEPLOY_OPTS,
@@ -258,8 +257,6 @@ static int configure(json_t *a, struct server_config *c)
 #undef NUM
     if (arg_str(a, "account-field"))
         c->account_field = arg_str(a, "account-field");
-    if (arg_str(a, "store"))
-        c->store.backend = arg_str(a, "store");
     c->log_requests = arg_flag(a, "log-requests");
     if (geo_configure(arg_str(a, "geoip-city"), arg_str(a, "geoip-asn")) != 0)
         return -1;
@@ -410,16 +407,11 @@ static unsigned in_flight_of(void *h)
 
 static int run(struct server_config *c, json_t *a)
 {
-    char db[4096], tls_dir[4096], cert_path[4096], key_path[4096];
+    char tls_dir[4096], cert_path[4096], key_path[4096];
     struct store *main_store = cli_open_store(c->data_dir); /* creates the dir, migrates */
     if (!main_store)
         return 1;
-    data_path(db, sizeof db, c->data_dir, "parapet.db");
-    c->store.path = db;
-    if (c->store.backend && strcmp(c->store.backend, "sqlite") != 0) {
-        fprintf(stderr, "parapet: --store: only sqlite is available\n");
-        return 1;
-    }
+    cli_store_config(c->data_dir, &c->store);
     if (c->dev && dev_seed_and_print(c) != 0)
         return 1;
     char *cert = NULL, *key = NULL;

@@ -1,5 +1,6 @@
 /* migrations.h — the numbered schema migrations, embedded at build time from
- * src/store/migrations/NNN_name.sql (tools/embed-migrations.sh). */
+ * src/store/migrations/NNN_name.sql and src/store/migrations/pg/NNN_name.sql
+ * (tools/embed-migrations.sh). */
 #ifndef PARAPET_MIGRATIONS_H
 #define PARAPET_MIGRATIONS_H
 
@@ -9,7 +10,9 @@ struct migration {
     const char *sql;
 };
 
-extern const struct migration migrations[];
+extern const struct migration migrations[]; /* SQLite: migrations/NNN_name.sql */
 extern const int migrations_count;
+extern const struct migration pg_migrations[]; /* PostgreSQL: migrations/pg/NNN_name.sql, the same numbers */
+extern const int pg_migrations_count;
 
 #endif

@@ -1,30 +1,10 @@
 /* sqlite_blocks.c — the address-block index on SQLite: the blocks any
- * resource holds, as [lo, hi] ranges of 17-byte keys (the family, 4 or 6,
- * then the address in 16 bytes, IPv4 left-aligned) so that overlap and
- * containment are BLOB range tests and the families never meet. */
+ * resource holds, as BLOB ranges of store/block_key.h keys. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/block_key.h"
 #include "store/sqlite_db.h"
-
-enum { KEY_LEN = 17 };
-
-/* The keys of the first and last address of a block. */
-static void block_range(const struct cidr *c, uint8_t lo[KEY_LEN], uint8_t hi[KEY_LEN])
-{
-    memset(lo, 0, KEY_LEN);
-    lo[0] = (uint8_t)c->addr.family;
-    memcpy(lo + 1, c->addr.b, 16); /* host bits are clear */
-    memcpy(hi, lo, KEY_LEN);
-    int width = c->addr.family == NET_V4 ? 4 : 16;
-    for (int i = 0; i < width; i++) {
-        int keep = c->prefix - 8 * i; /* network bits in this byte */
-        if (keep <= 0)
-            hi[1 + i] = 0xff;
-        else if (keep < 8)
-            hi[1 + i] |= (uint8_t)(0xff >> keep);
-    }
-}
 
 int sq_blocks_set(struct store *s, int64_t rid, const struct cidr *blocks, size_t n)
 {
@@ -43,14 +23,14 @@ int sq_blocks_set(struct store *s, int64_t rid, const struct cidr *blocks, size_
         if (!(st = db_stmt(s, add_sql)))
             return STORE_ERROR;
         char text[NET_TEXT_MAX];
-        uint8_t lo[KEY_LEN], hi[KEY_LEN];
+        uint8_t lo[BLOCK_KEY_LEN], hi[BLOCK_KEY_LEN];
         cidr_format(&blocks[i], text);
         block_range(&blocks[i], lo, hi);
         sqlite3_bind_int64(st, 1, rid);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
         sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_blob(st, 4, lo, KEY_LEN, SQLITE_TRANSIENT);
-        sqlite3_bind_blob(st, 5, hi, KEY_LEN, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(st, 4, lo, BLOCK_KEY_LEN, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(st, 5, hi, BLOCK_KEY_LEN, SQLITE_TRANSIENT);
         rc = db_exec_stmt(s, st);
         if (rc == STORE_OK && sqlite3_changes(DB(s)->db) == 0)
             rc = STORE_NOT_FOUND; /* no such resource */
@@ -116,10 +96,10 @@ int sq_blocks_overlapping(struct store *s, const struct cidr *c, const struct bl
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
-    uint8_t lo[KEY_LEN], hi[KEY_LEN];
+    uint8_t lo[BLOCK_KEY_LEN], hi[BLOCK_KEY_LEN];
     block_range(c, lo, hi);
-    sqlite3_bind_blob(st, 1, lo, KEY_LEN, SQLITE_TRANSIENT);
-    sqlite3_bind_blob(st, 2, hi, KEY_LEN, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 1, lo, BLOCK_KEY_LEN, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, hi, BLOCK_KEY_LEN, SQLITE_TRANSIENT);
     if (f->kind)
         BIND_TEXT(st, 3, f->kind);
     if (f->customer_id)

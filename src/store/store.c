@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/pgsql.h"
 #include "store/sqlite.h"
 
 struct store *store_open(const struct store_config *cfg)
@@ -13,6 +14,8 @@ struct store *store_open(const struct store_config *cfg)
             sqlite_set_cache_kb(cfg->cache_kb);
         return sqlite_store_open(cfg->path);
     }
-    fprintf(stderr, "parapet: unknown store backend '%s' (available: sqlite)\n", cfg->backend);
+    if (strcmp(cfg->backend, "postgresql") == 0)
+        return pgsql_store_open(cfg->path);
+    fprintf(stderr, "parapet: unknown store backend '%s' (available: sqlite, postgresql)\n", cfg->backend);
     return NULL;
 }

@@ -1,0 +1,20 @@
+/* block_key.c — see block_key.h. */
+#include "store/block_key.h"
+
+#include <string.h>
+
+void block_range(const struct cidr *c, uint8_t lo[BLOCK_KEY_LEN], uint8_t hi[BLOCK_KEY_LEN])
+{
+    memset(lo, 0, BLOCK_KEY_LEN);
+    lo[0] = (uint8_t)c->addr.family;
+    memcpy(lo + 1, c->addr.b, 16); /* host bits are clear */
+    memcpy(hi, lo, BLOCK_KEY_LEN);
+    int width = c->addr.family == NET_V4 ? 4 : 16;
+    for (int i = 0; i < width; i++) {
+        int keep = c->prefix - 8 * i; /* network bits in this byte */
+        if (keep <= 0)
+            hi[1 + i] = 0xff;
+        else if (keep < 8)
+            hi[1 + i] |= (uint8_t)(0xff >> keep);
+    }
+}
