@@ -294,8 +294,22 @@ static int connect_db(struct pg_store *d)
     return 0;
 }
 
+/* Every operation of the table is there (a missing one would crash a handler). */
+static bool ops_complete(void)
+{
+    const void *const *op = (const void *const *)&pgsql_ops;
+    for (size_t i = 0; i < sizeof pgsql_ops / sizeof(void *); i++)
+        if (!op[i]) {
+            fprintf(stderr, "parapet: postgresql: this build's backend lacks store operation %zu\n", i);
+            return false;
+        }
+    return true;
+}
+
 struct store *pgsql_store_open(const char *conninfo)
 {
+    if (!ops_complete())
+        return NULL;
     struct pg_store *d = calloc(1, sizeof *d);
     if (!d)
         return NULL;
