@@ -193,9 +193,11 @@ int cli_capture_agent(int argc, char **argv)
     }
     char dir[4096];
     /* the server's data only: a mistyped --data would otherwise get a new,
-     * empty store and the agent would wait for tasks that never come */
-    data_path(dir, sizeof dir, ag.data, "parapet.db");
-    if (access(dir, R_OK | W_OK) != 0) {
+     * empty store (or directory) and the agent would wait for tasks that
+     * never come */
+    struct store_config cfg;
+    cli_store_config(ag.data, &cfg);
+    if (access(strcmp(cfg.backend, "sqlite") == 0 ? cfg.path : ag.data, R_OK | W_OK) != 0) {
         fprintf(stderr, "parapet capture-agent: %s: no parapet data here (%s); give the server's --data\n",
                 ag.data, strerror(errno));
         json_decref(a);

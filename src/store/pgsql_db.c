@@ -432,8 +432,14 @@ int pg_commit(struct store *s)
     if (!d->in_tx)
         return STORE_ERROR;
     d->in_tx = false;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = run_simple(s, "COMMIT");
     if (rc == STORE_OK && d->wrote) {
+        /* the commit waited for its own WAL flush (PostgreSQL groups
+         * concurrent flushes itself): one commit per sync, as far as we see */
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        metrics_store_sync(1, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
         /* after the commit, so that a reader who sees the new value also
          * sees the new rows (pgsql_db.h) */
         int brc;

@@ -1,5 +1,6 @@
 /* pgsql_resources.c — the generic resource layer on PostgreSQL
- * (store/resource.h): one table for every kind, the document as jsonb. */
+ * (store/resource.h): one table for every kind, the document as json
+ * (migration 003 says why not jsonb). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -305,6 +305,11 @@ int fixture_setup(struct fixture *fx, const char *bin)
     snprintf(fx->ca_file, sizeof fx->ca_file, "%s/tls/cert.pem", fx->data);
     var_set("DATA", fx->data);
     var_set("BIN", bin);
+    /* $SQL "QUERY": a read-only query on the store, whichever backend (tests/tools/store-sql) */
+    char sql_tool[4200], *tool = realpath("tests/tools/store-sql", NULL);
+    snprintf(sql_tool, sizeof sql_tool, "%s %s", tool ? tool : "tests/tools/store-sql", fx->data);
+    free(tool);
+    var_set("SQL", sql_tool);
     if (seed(fx) != 0)
         return -1;
     if (start_knotd(fx) != 0)

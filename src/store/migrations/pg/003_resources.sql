@@ -1,8 +1,11 @@
 -- 003_resources.sql (PostgreSQL) — the generic resource layer
 -- (docs/architecture.md): every resource of Origin Protection, CleanPipe and
--- Application Protection is a row here, its particulars a jsonb document; the
+-- Application Protection is a row here, its particulars a JSON document; the
 -- address blocks any of them holds are indexed beside; the operator's
--- catalogue is a table of JSON values.
+-- catalogue is a table of JSON values. The document is `json`, not `jsonb`:
+-- jsonb reorders an object's members (shorter keys first), and answers echo
+-- the stored document in its order (the SQLite store keeps keys sorted); no
+-- query looks inside a document.
 CREATE TABLE resources (
     rid bigserial PRIMARY KEY,              -- internal key; a sequence: never reused
     kind text NOT NULL,
@@ -12,7 +15,7 @@ CREATE TABLE resources (
     name text,                              -- unique within name_scope, ASCII case aside
     name_scope text,
     restricts integer NOT NULL DEFAULT 0,
-    doc jsonb NOT NULL DEFAULT '{}',
+    doc json NOT NULL DEFAULT '{}',
     created_at bigint NOT NULL,
     updated_at bigint NOT NULL,
     version bigint NOT NULL DEFAULT 1,
