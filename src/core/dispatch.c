@@ -128,7 +128,9 @@ static bool writes(const struct req *r)
 static int begin(struct req *r, bool write)
 {
     if (r->store->ops->begin(r->store, write) != STORE_OK) {
-        reply_error(r, E_STORE, "the store is not available");
+        /* a database that is down or restarting (PostgreSQL), a write lock
+         * not granted in time: nothing was done, the client may retry */
+        reply_error(r, E_UNAVAILABLE, "the store is not reachable; try again shortly");
         return -1;
     }
     return 0;
