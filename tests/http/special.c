@@ -607,6 +607,10 @@ static int secret_rotation_and_revocation(struct fixture *fx)
  * own, on a data directory of its own. */
 static int durable_writes(struct fixture *fx)
 {
+    if (getenv("PARAPET_STORE")) { /* it removes SQLite's WAL file; PostgreSQL: special_crash.c */
+        printf("    durable_writes: not on PostgreSQL (it removes SQLite's WAL under the server)\n");
+        return 0;
+    }
     char dir[] = "/tmp/parapet-durable-XXXXXX";
     if (!mkdtemp(dir))
         return FAIL("mkdtemp");
