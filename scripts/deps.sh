@@ -15,6 +15,10 @@ nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # reports usage to its vendor every hour): parapet renders its own
 # configuration, and the tests run their own daemons on loopback.
 daemons="bird2:bird fastnetmon:fastnetmon"
+# OpenAPI: python3-jsonschema for the contract test (tests/contract); Node and
+# npm for the pinned linter (tools/lint) only when no node/npm is installed
+# already (e.g. a NodeSource Node, which brings its own npm).
+packages="$packages python3 python3-jsonschema"; command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

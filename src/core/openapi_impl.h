@@ -21,7 +21,7 @@ json_t *openapi_object_schema(const struct field_spec *fields, bool body);
  * the route has no row or its result does not read. */
 json_t *openapi_responses(const struct route *r, const char **err, size_t *at);
 
-/* components/schemas: the envelopes and api_shapes.def. NULL with *err,
+/* components/schemas: the error envelope and api_shapes.def. NULL with *err,
  * *name on a shape that does not read. */
 json_t *openapi_schemas(const char **err, const char **name);
 

@@ -92,11 +92,9 @@ static json_t *error_codes(void)
 
 json_t *openapi_schemas(const char **err, const char **name)
 {
-    json_t *out = json_pack(
-        "{s:{s:s,s:[s,s],s:{s:{s:s},s:{s:s},s:{}}},s:{s:s,s:[s,s],s:b,s:{s:{s:s,s:o},s:{s:s}}}}", "Envelope",
-        "type", "object", "required", "code", "msg", "properties", "code", "type", "integer", "msg", "type",
-        "string", "result", "ErrorEnvelope", "type", "object", "required", "code", "msg", "additionalProperties",
-        0, "properties", "code", "type", "integer", "enum", error_codes(), "msg", "type", "string");
+    json_t *out = json_pack("{s:{s:s,s:[s,s],s:b,s:{s:{s:s,s:o},s:{s:s}}}}", "ErrorEnvelope", "type", "object",
+                            "required", "code", "msg", "additionalProperties", 0, "properties", "code", "type",
+                            "integer", "enum", error_codes(), "msg", "type", "string");
     for (size_t i = 0; i < api_shapes_count; i++) {
         size_t at;
         json_t *s = shape_schema(api_shapes[i].shape, stored_fields, NULL, err, &at);
