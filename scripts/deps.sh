@@ -18,6 +18,10 @@ nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # the test suite's second pass runs on a throwaway cluster (tests/pg/cluster.sh).
 packages="$packages libpq-dev postgresql-15"
 daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql"
+# OpenAPI: python3-jsonschema for the contract test (tests/contract); Node and
+# npm for the pinned linter (tools/lint) only when no node/npm is installed
+# already (e.g. a NodeSource Node, which brings its own npm).
+packages="$packages python3 python3-jsonschema"; command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

@@ -1,10 +1,13 @@
-/* openapi.c — see openapi.h. */
+/* openapi.c — see openapi.h. The field schemas come from openapi_fields.c,
+ * each operation's responses and example from its api_docs.def row
+ * (openapi_result.c, openapi_example.c). */
 #include "core/openapi.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "core/errors.h"
+#include "core/api_docs.h"
+#include "core/openapi_impl.h"
 #include "core/route.h"
 #include "core/spec.h"
 
@@ -14,126 +17,78 @@ static const char *method_key(enum http_method m)
     return (unsigned)m < sizeof keys / sizeof keys[0] ? keys[m] : "get";
 }
 
-static json_t *schema_of(const struct field_spec *f);
-
-/* The members of an object (a route's body, an FT_OBJ's .sub). */
-static json_t *object_schema(const struct field_spec *fields, enum field_in skip_in, bool body)
+static const struct field_spec *path_field(const struct route *r, const char *name)
 {
-    json_t *props = json_object(), *required = json_array();
-    for (const struct field_spec *f = fields; f && f->type != FT_END; f++) {
-        if (f->in == IN_PATH || (body && f->in == IN_QUERY) || (!body && skip_in == IN_BODY && f->in == IN_BODY))
-            continue;
-        json_object_set_new(props, f->name, schema_of(f));
-        if (f->required)
-            json_array_append_new(required, json_string(f->name));
-    }
-    json_t *out = json_pack("{s:s,s:o}", "type", "object", "properties", props);
-    if (json_array_size(required))
-        json_object_set_new(out, "required", required);
-    else
-        json_decref(required);
-    return out;
-}
-
-/* A string, integer or boolean with its limits. */
-static json_t *scalar(const struct field_spec *f, enum field_type t)
-{
-    json_t *s = json_object();
-    if (t == FT_INT || t == FT_INTS) {
-        json_object_set_new(s, "type", json_string("integer"));
-        if (f->has_range) {
-            json_object_set_new(s, "minimum", json_integer(f->min));
-            json_object_set_new(s, "maximum", json_integer(f->max));
-        }
-    } else if (t == FT_BOOL) {
-        json_object_set_new(s, "type", json_string("boolean"));
-    } else {
-        json_object_set_new(s, "type", json_string("string"));
-        if (f->min_len)
-            json_object_set_new(s, "minLength", json_integer(f->min_len));
-        json_object_set_new(s, "maxLength", json_integer(f->max_len ? f->max_len : SPEC_DEFAULT_MAX_LEN));
-        if (f->one_of) {
-            json_t *e = json_array();
-            for (const char *const *v = f->one_of; *v; v++)
-                json_array_append_new(e, json_string(*v));
-            json_object_set_new(s, "enum", e);
-        }
-    }
-    return s;
-}
-
-static json_t *schema_of(const struct field_spec *f)
-{
-    json_t *s;
-    switch (f->type) {
-    case FT_STRS:
-    case FT_INTS:
-        s = json_pack("{s:s,s:o,s:i}", "type", "array", "items", scalar(f, f->type), "maxItems",
-                      f->max_items ? f->max_items : SPEC_DEFAULT_MAX_ITEMS);
-        if (f->min_items)
-            json_object_set_new(s, "minItems", json_integer(f->min_items));
-        break;
-    case FT_OBJ:
-        s = object_schema(f->sub, IN_ANY, true);
-        break;
-    case FT_OBJS:
-        s = json_pack("{s:s,s:o}", "type", "array", "items", object_schema(f->sub, IN_ANY, true));
-        break;
-    case FT_FILE:
-        s = json_pack("{s:s,s:s}", "type", "string", "format", "binary");
-        break;
-    case FT_ANY:
-        s = json_object();
-        break;
-    default:
-        s = scalar(f, f->type);
-    }
-    if (f->def) {
-        json_t *d = json_loads(f->def, JSON_DECODE_ANY, NULL);
-        if (d)
-            json_object_set_new(s, "default", d);
-    }
-    return s;
+    for (const struct field_spec *f = r->fields; f && f->type != FT_END; f++)
+        if (f->in == IN_PATH && !strcmp(f->name, name))
+            return f;
+    return NULL;
 }
 
 /* Path parameters ({name} of the template) and, for requests without a
- * body, every field as a query parameter. */
-static json_t *parameters(const struct route *r, bool has_body)
+ * body, every field as a query parameter; with the example's value. */
+static json_t *parameters(const struct route *r, bool has_body, json_t *example)
 {
     json_t *out = json_array();
-    for (const char *p = strchr(r->path, '{'); p; p = strchr(p + 1, '{')) {
-        size_t n = strcspn(p + 1, "}");
+    for (const char *t = strchr(r->path, '{'); t; t = strchr(t + 1, '{')) {
+        size_t n = strcspn(t + 1, "}");
         char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)n, p + 1);
-        json_array_append_new(out, json_pack("{s:s,s:s,s:b,s:{s:s}}", "name", name, "in", "path", "required", 1,
-                                             "schema", "type", "string"));
+        snprintf(name, sizeof name, "%.*s", (int)n, t + 1);
+        const struct field_spec *f = path_field(r, name);
+        json_t *p = json_pack("{s:s,s:s,s:b,s:o}", "name", name, "in", "path", "required", 1, "schema",
+                              f ? openapi_field_schema(f) : json_pack("{s:s}", "type", "string"));
+        json_t *v = json_object_get(example, name);
+        if (v)
+            json_object_set(p, "example", v);
+        json_array_append_new(out, p);
     }
     for (const struct field_spec *f = r->fields; f && f->type != FT_END; f++) {
         if (f->in == IN_PATH || f->in == IN_BODY || (has_body && f->in != IN_QUERY))
             continue;
         json_t *p = json_pack("{s:s,s:s,s:b,s:o}", "name", f->name, "in", "query", "required", f->required,
-                              "schema", schema_of(f));
+                              "schema", openapi_field_schema(f));
         if (f->type == FT_STRS || f->type == FT_INTS)
             json_object_set_new(p, "explode", json_true());
+        json_t *v = json_object_get(example, f->name);
+        if (v)
+            json_object_set(p, "example", v);
         json_array_append_new(out, p);
     }
     return out;
 }
 
-static json_t *request_body(const struct route *r)
+/* The body's media types, each with the schema of the body fields and the
+ * example's body members. */
+static json_t *request_body(const struct route *r, json_t *example)
 {
-    json_t *content = json_object();
-    if (r->encodings & ENC_URLENCODED)
-        json_object_set_new(content, "application/x-www-form-urlencoded",
-                            json_pack("{s:o}", "schema", object_schema(r->fields, IN_ANY, true)));
-    if (r->encodings & ENC_MULTIPART)
-        json_object_set_new(content, "multipart/form-data",
-                            json_pack("{s:o}", "schema", object_schema(r->fields, IN_ANY, true)));
-    if (r->encodings & ENC_JSON)
-        json_object_set_new(content, "application/json",
-                            json_pack("{s:o}", "schema", object_schema(r->fields, IN_ANY, true)));
-    if (r->encodings & ENC_NDJSON)
-        json_object_set_new(content, "application/x-ndjson", json_pack("{s:{s:s}}", "schema", "type", "string"));
+    static const struct {
+        unsigned enc;
+        const char *type;
+    } kinds[] = {{ENC_URLENCODED, "application/x-www-form-urlencoded"},
+                 {ENC_MULTIPART, "multipart/form-data"},
+                 {ENC_JSON, "application/json"}};
+    json_t *content = json_object(), *body_example = json_object();
+    for (const struct field_spec *f = r->fields; f && f->type != FT_END; f++) {
+        json_t *v = json_object_get(example, f->name);
+        if (v && f->in != IN_QUERY && f->in != IN_PATH)
+            json_object_set(body_example, f->name, v);
+    }
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (!(r->encodings & kinds[i].enc))
+            continue;
+        json_t *c = json_pack("{s:o}", "schema", openapi_object_schema(r->fields, true));
+        if (json_object_size(body_example))
+            json_object_set(c, "example", body_example);
+        json_object_set_new(content, kinds[i].type, c);
+    }
+    if (r->encodings & ENC_NDJSON) {
+        json_t *c = json_pack("{s:{s:s}}", "schema", "type", "string");
+        const struct api_doc *d = api_doc_find(r->id);
+        if (d && d->example)
+            json_object_set_new(c, "example", json_string(d->example));
+        json_object_set_new(content, "application/x-ndjson", c);
+    }
+    json_decref(body_example);
     return json_pack("{s:b,s:o}", "required", 1, "content", content);
 }
 
@@ -146,57 +101,110 @@ static json_t *security_of(const struct route *r)
     return json_pack("[{s:[]}]", "accessToken");
 }
 
-static json_t *operation(const struct route *r)
+/* Who may call: the access rule of the row (route.h), for readers and for
+ * clients that pick a token (tests/contract). */
+static const char *access_name(enum access a)
 {
-    bool has_body = r->encodings != ENC_NONE;
-    char tag[32]; /* the id's first part: auth, customer, dns, op, cp, ap, ... */
-    snprintf(tag, sizeof tag, "%.*s", (int)strcspn(r->id, "."), r->id);
-    json_t *op = json_pack("{s:s,s:s,s:[s],s:o,s:o,s:{s:{s:s,s:{s:{s:{s:s}}}},s:{s:s},s:{s:s}}}", "operationId",
-                           r->id, "summary", r->id, "tags", tag, "parameters", parameters(r, has_body), "security",
-                           security_of(r), "responses", "200", "description",
-                           "the envelope: code 0, msg \"success\" and the result", "content", "application/json",
-                           "schema", "$ref", "#/components/schemas/Envelope", "4XX", "$ref",
-                           "#/components/responses/Error", "5XX", "$ref", "#/components/responses/Error");
-    if (has_body)
-        json_object_set_new(op, "requestBody", request_body(r));
-    return op;
+    switch (a) {
+    case ACCESS_PUBLIC: return "public";
+    case ACCESS_PORTAL: return "portal";
+    case ACCESS_CUSTOMER: return "customer";
+    case ACCESS_BOUND_CUSTOMER: return "bound_customer";
+    case ACCESS_SITE: return "site";
+    case ACCESS_TOKEN: return "token";
+    case ACCESS_INGEST: return "ingest";
+    case ACCESS_QUERY_CUSTOMER: return "query_customer";
+    }
+    return "token";
 }
 
-static json_t *error_codes(void)
+static const char *access_text(enum access a)
 {
-    json_t *codes = json_array();
-    for (int e = 0; e < E__COUNT; e++)
-        json_array_append_new(codes, json_integer(err_code((enum err)e)));
-    return codes;
+    switch (a) {
+    case ACCESS_PUBLIC: return "No access_token: the app authenticates with its credentials.";
+    case ACCESS_PORTAL: return "A portal app's token (client_credential).";
+    case ACCESS_CUSTOMER: return "A token for the customer of the path: its portal's app, or the app installed for it.";
+    case ACCESS_BOUND_CUSTOMER: return "The token of an app installed for a customer; acts for that customer.";
+    case ACCESS_SITE: return "A token for the customer that owns the site of the path.";
+    case ACCESS_TOKEN: return "Any app's token: a portal app's acts for its portal's customers, an installed app's for its customer.";
+    case ACCESS_INGEST: return "An operator's ingest token (Authorization: Bearer).";
+    case ACCESS_QUERY_CUSTOMER: return "A token for the customer named by the query's customer_id.";
+    }
+    return "";
+}
+
+static const char *service_text(enum service s)
+{
+    switch (s) {
+    case SVC_AP: return " The customer must have Application Protection.";
+    case SVC_OP: return " The customer must have Origin Protection (CleanPipe included).";
+    case SVC_DNS: return " The customer must have DNS Protection.";
+    case SVC_CDN: return " The customer must have CDN Federation.";
+    case SVC_NONE: break;
+    }
+    return "";
+}
+
+static json_t *operation(const struct route *r, const char **err, size_t *at)
+{
+    const struct api_doc *d = api_doc_find(r->id);
+    json_t *responses = openapi_responses(r, err, at);
+    json_t *example = responses ? openapi_example(r, err) : NULL;
+    if (!example) {
+        json_decref(responses);
+        return NULL;
+    }
+    bool has_body = r->encodings != ENC_NONE;
+    char tag[32], description[512]; /* tag: the id's first part: auth, customer, dns, op, cp, ap, ... */
+    snprintf(tag, sizeof tag, "%.*s", (int)strcspn(r->id, "."), r->id);
+    snprintf(description, sizeof description, "%s. %s%s", d->summary, access_text(r->access),
+             service_text(r->service));
+    json_t *op = json_pack("{s:s,s:s,s:s,s:[s],s:o,s:o,s:o,s:s}", "operationId", r->id, "summary", d->summary,
+                           "description", description, "tags", tag, "parameters", parameters(r, has_body, example),
+                           "security", security_of(r), "responses", responses, "x-access", access_name(r->access));
+    if (has_body)
+        json_object_set_new(op, "requestBody", request_body(r, example));
+    json_decref(example);
+    return op;
 }
 
 json_t *openapi_document(const char *server_url)
 {
+    const char *err = NULL, *name = NULL;
+    json_t *schemas = openapi_schemas(&err, &name);
+    if (!schemas) {
+        fprintf(stderr, "openapi: shape %s: %s\n", name, err);
+        return NULL;
+    }
     json_t *paths = json_object();
     for (size_t i = 0; i < routes_count; i++) {
         const struct route *r = &routes[i];
         char path[512];
         bool bare = strncmp(r->path, "/oauth/", 7) == 0 || strncmp(r->path, "/ingest/", 8) == 0;
         snprintf(path, sizeof path, "%s%s", bare ? "" : "/api", r->path);
+        size_t at = 0;
+        json_t *op = operation(r, &err, &at);
+        if (!op) {
+            fprintf(stderr, "openapi: %s: %s (at %zu)\n", r->id, err, at);
+            json_decref(paths);
+            json_decref(schemas);
+            return NULL;
+        }
         json_t *item = json_object_get(paths, path);
         if (!item)
             json_object_set_new(paths, path, item = json_object());
-        json_object_set_new(item, method_key(r->method), operation(r));
+        json_object_set_new(item, method_key(r->method), op);
     }
     return json_pack(
-        "{s:s,s:{s:s,s:s,s:s},s:[{s:s}],s:o,s:{s:{s:{s:s,s:s,s:s},s:{s:s,s:s,s:s}},s:{s:o,s:o},s:{s:{s:s,s:{s:{s:{"
+        "{s:s,s:{s:s,s:s,s:s},s:[{s:s}],s:o,s:{s:{s:{s:s,s:s,s:s},s:{s:s,s:s,s:s}},s:o,s:{s:{s:s,s:{s:{s:{"
         "s:s}}}}}}}",
         "openapi", "3.1.0", "info", "title", "parapet", "version", "1", "description",
         "The managed-security Open API platform as parapet implements it: generated from its route table "
-        "(src/routes.def) and field specs, so it cannot differ from what the server checks.",
+        "(src/routes.def), field specs and result shapes (src/api_docs.def), so it cannot differ from what the "
+        "server checks.",
         "servers", "url", server_url, "paths", paths, "components", "securitySchemes", "accessToken", "type",
         "apiKey", "in", "query", "name", "access_token", "ingestToken", "type", "http", "scheme", "bearer",
-        "description", "an operator's ingest token (parapet admin ingest-token create)", "schemas", "Envelope",
-        json_pack("{s:s,s:[s,s],s:{s:{s:s},s:{s:s},s:{}}}", "type", "object", "required", "code", "msg",
-                  "properties", "code", "type", "integer", "msg", "type", "string", "result"),
-        "ErrorEnvelope",
-        json_pack("{s:s,s:[s,s],s:{s:{s:s,s:o},s:{s:s}}}", "type", "object", "required", "code", "msg",
-                  "properties", "code", "type", "integer", "enum", error_codes(), "msg", "type", "string"),
+        "description", "an operator's ingest token (parapet admin ingest-token create)", "schemas", schemas,
         "responses", "Error", "description", "an error envelope (docs/errors.md)", "content", "application/json",
         "schema", "$ref", "#/components/schemas/ErrorEnvelope");
 }
