@@ -18,9 +18,10 @@ CFLAGS   := $(CFLAGS_BASE) $(OPT)
 SRC      := $(shell find src -name '*.c' | sort)
 BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
-OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/catalogue_data.o
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/catalogue_data.o $(B)/gen/console_assets.o
 MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
 CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
+CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
@@ -52,6 +53,10 @@ build/gen/migrations.c: tools/embed-migrations.sh $(MIGRATIONS)
 build/gen/catalogue_data.c: tools/embed-catalogue.sh $(CATALOGUE)
 	@mkdir -p $(@D)
 	@tools/embed-catalogue.sh $@ $(CATALOGUE)
+
+build/gen/console_assets.c: tools/embed-console.sh $(CONSOLE)
+	@mkdir -p $(@D)
+	@tools/embed-console.sh $@ console
 
 $(B)/gen/%.o: build/gen/%.c
 	@mkdir -p $(@D)
