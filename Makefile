@@ -25,7 +25,7 @@ CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help
+.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots
 all: build
 
 help:
@@ -34,6 +34,7 @@ help:
 	@echo "make test     unit and HTTPS tests against the release build"
 	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
+	@echo "make console-shots  screenshots of the web console's main pages into docs/console/"
 
 build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send
 asan:
@@ -104,6 +105,10 @@ fuzz: deps
 
 bench:
 	bench/run
+
+# the web console's main pages at 1280 px and phone width (tests/console/run)
+console-shots: build
+	tests/console/run $(B) --shots docs/console
 
 clean:
 	rm -rf build

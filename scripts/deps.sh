@@ -14,6 +14,9 @@ nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # packaged services are kept from starting (FastNetMon's stock configuration
 # reports usage to its vendor every hour): parapet renders its own
 # configuration, and the tests run their own daemons on loopback.
+# the web console (issue 21): Chart.js served from /usr/share/javascript/chart.js;
+# headless Chromium, its driver and Selenium for tests/console/run
+packages="$packages libjs-chart.js chromium chromium-driver python3-selenium"
 daemons="bird2:bird fastnetmon:fastnetmon"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs

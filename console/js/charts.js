@@ -51,11 +51,11 @@ export function timeChart(title, series, unit) {
         h('tbody', {}, rows))));
   const fig = h('figure', {class: 'figure', id, dataset: {unit}},
     h('figcaption', {}, title), box, note, data);
-  draw(canvas, series, format, note);
+  draw(canvas, series, format, note, times);
   return fig;
 }
 
-async function draw(canvas, series, format, note) {
+async function draw(canvas, series, format, note, times) {
   const Chart = await library();
   if (!Chart) {
     note.hidden = false;
@@ -80,7 +80,8 @@ async function draw(canvas, series, format, note) {
       parsing: false,
       interaction: {mode: 'nearest', axis: 'x', intersect: false},
       scales: {
-        x: {type: 'linear', ticks: {callback: v => fmt.shortTime(v), maxRotation: 0, autoSkipPadding: 16}},
+        x: {type: 'linear', min: times[0], max: times[times.length - 1],
+          ticks: {callback: v => fmt.shortTime(v), maxRotation: 0, autoSkipPadding: 16}},
         y: {beginAtZero: true, ticks: {callback: v => format(v)}},
       },
       plugins: {

@@ -21,8 +21,7 @@ static const char *const chart_files[] = {"chart.esm.js", "chunks/helpers.segmen
 
 int console_configure(const char *dir)
 {
-    if (dir)
-        snprintf(chartjs_dir, sizeof chartjs_dir, "%s", dir);
+    snprintf(chartjs_dir, sizeof chartjs_dir, "%s", dir ? dir : CONSOLE_CHARTJS_DIR);
     char path[600];
     for (size_t i = 0; i < sizeof chart_files / sizeof *chart_files; i++) {
         snprintf(path, sizeof path, "%s/%s", chartjs_dir, chart_files[i]);

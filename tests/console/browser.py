@@ -3,6 +3,7 @@ and chromium-driver), kept on loopback, with what the console test checks
 on every page: console errors, CSP violations, requests to other origins,
 form labels, and a page no wider than the screen."""
 import os
+import shutil
 import tempfile
 import time
 
@@ -46,7 +47,10 @@ class Browser:
         self.allowed = []  # (substring, reason): console errors the test caused on purpose
 
     def quit(self):
-        self.d.quit()
+        if self.d:
+            self.d.quit()
+            self.d = None
+            shutil.rmtree(self.profile, ignore_errors=True)
 
     def open(self, hash_=""):
         self.d.get(f"{self.base}/console/{hash_}")

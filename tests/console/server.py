@@ -20,6 +20,14 @@ INSECURE.check_hostname = False
 INSECURE.verify_mode = ssl.CERT_NONE  # the dev server's self-signed certificate, on loopback
 
 
+class _Stay(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args):
+        return None  # a redirect is an answer to look at
+
+
+NO_REDIRECT = urllib.request.build_opener(urllib.request.HTTPSHandler(context=INSECURE), _Stay)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -51,22 +59,35 @@ class Server:
         with open(os.path.join(self.data, "dev-credentials.json")) as f:
             self.creds = json.load(f)
 
-    def stop(self, keep=False):
+    def stop(self):
+        """SIGTERM, then its exit status (ASan reports leaks and errors there)."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(20)
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self.log.close()
-        if not keep:
-            shutil.rmtree(self.dir, ignore_errors=True)
+        if not self.log.closed:
+            self.log.close()
+        return self.proc.returncode
+
+    def remove(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
 
     def admin(self, *args):
         out = subprocess.run([self.binary, "admin", "--data", self.data, *args], check=True,
                              capture_output=True, text=True).stdout
         return json.loads(out)
+
+    def fetch(self, path, method="GET", headers=None):
+        """Any answer, as (status, headers, body bytes)."""
+        req = urllib.request.Request(self.base + path, method=method, headers=headers or {})
+        try:
+            with NO_REDIRECT.open(req, timeout=30) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
 
     def request(self, method, path, query=None, form=None, body=None, headers=None):
         url = self.base + path + ("?" + urllib.parse.urlencode(query, doseq=True) if query else "")
