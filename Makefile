@@ -18,14 +18,16 @@ CFLAGS   := $(CFLAGS_BASE) $(OPT)
 SRC      := $(shell find src -name '*.c' | sort)
 BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
-OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
+            $(B)/gen/console_assets.o
 MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
 PG_MIGRATIONS := $(sort $(wildcard src/store/migrations/pg/*.sql))
 CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
+CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help
+.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots
 all: build
 
 help:
@@ -34,6 +36,7 @@ help:
 	@echo "make test     unit and HTTPS tests against the release build"
 	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
+	@echo "make console-shots  screenshots of the web console's main pages into docs/console/"
 
 build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send
 asan:
@@ -57,6 +60,10 @@ build/gen/pg_migrations.c: tools/embed-migrations.sh $(PG_MIGRATIONS)
 build/gen/catalogue_data.c: tools/embed-catalogue.sh $(CATALOGUE)
 	@mkdir -p $(@D)
 	@tools/embed-catalogue.sh $@ $(CATALOGUE)
+
+build/gen/console_assets.c: tools/embed-console.sh $(CONSOLE)
+	@mkdir -p $(@D)
+	@tools/embed-console.sh $@ console
 
 $(B)/gen/%.o: build/gen/%.c
 	@mkdir -p $(@D)
@@ -104,6 +111,10 @@ fuzz: deps
 
 bench:
 	bench/run
+
+# the web console's main pages at 1280 px and phone width (tests/console/run)
+console-shots: build
+	tests/console/run $(B) --shots docs/console
 
 clean:
 	rm -rf build

@@ -22,6 +22,9 @@ daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql"
 # npm for the pinned linter (tools/lint) only when no node/npm is installed
 # already (e.g. a NodeSource Node, which brings its own npm).
 packages="$packages python3 python3-jsonschema"; command -v node >/dev/null && command -v npm >/dev/null || packages="$packages nodejs npm"
+# the web console (issue 21): Chart.js served from /usr/share/javascript/chart.js;
+# headless Chromium, its driver and Selenium for tests/console/run
+packages="$packages libjs-chart.js chromium chromium-driver python3-selenium"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

@@ -98,6 +98,10 @@ static void print_credentials(const struct server_config *cfg, json_t *d)
            base, cfg->data_dir, get(json_object_get(d, "portal"), "portal_id"), get(pa, "app_id"),
            get(pa, "secret"), get(ia, "app_id"), get(ia, "secret"), get(d, "installed_app_host_url"), c1,
            xspe, c2);
+    if (!cfg->console_off)
+        printf("Web console: open %s/console/ and sign in with the portal app's app_id and secret\n"
+               "(the browser asks you to accept the self-signed certificate first).\n\n",
+               base);
     printf(
         "Portal app: get a token, then list the portal's customers:\n"
         "  TOKEN=$(curl -s%s %s/oauth/credit/token -d app_id=%s -d secret=%s -d grant_type=client_credential"

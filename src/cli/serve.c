@@ -18,6 +18,7 @@
 #include "core/dispatch.h"
 #include "core/url.h"
 #include "core/metrics.h"
+#include "console/console.h"
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "dataplane/nginx/bw_loop.h"
@@ -95,6 +96,8 @@ static const struct opt serve_opts[] = {
     {.name = "metrics-listen"},
     {.name = "dev", .flag = true},
     {.name = "no-dns-deploy", .flag = true},
+    {.name = "no-console", .flag = true},
+    {.name = "console-chartjs"},
     DNS_DEPLOY_OPTS,
     NGINX_DEPLOY_OPTS,
     DDOS_DEPLOY_OPTS,
@@ -141,6 +144,9 @@ static void serve_usage(void)
           "                             client, bytes (never the query string, a header or a body)\n"
           "  --metrics-listen A:P       GET /metrics (Prometheus text) on this address, plain HTTP (off)\n"
           "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
+          "  --no-console               do not serve the web console at /console/\n"
+          "  --console-chartjs DIR      Chart.js for the console's charts (default " CONSOLE_CHARTJS_DIR ",\n"
+          "                             Debian's libjs-chart.js)\n"
           "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
               NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE,
           stderr);
@@ -261,6 +267,10 @@ static int configure(json_t *a, struct server_config *c)
     if (geo_configure(arg_str(a, "geoip-city"), arg_str(a, "geoip-asn")) != 0)
         return -1;
     c->dev = arg_flag(a, "dev");
+    c->console_off = arg_flag(a, "no-console");
+    c->console_chartjs = arg_str(a, "console-chartjs");
+    if (!c->console_off)
+        console_configure(c->console_chartjs); /* a missing Chart.js is said, not fatal */
     size_t i;
     json_t *p;
     json_array_foreach (json_object_get(a, "trusted-proxy"), i, p) {

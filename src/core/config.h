@@ -38,6 +38,8 @@ struct server_config {
     int n_trusted_proxies;
     bool log_requests;
     bool dev; /* seed a dev data set and print credentials */
+    bool console_off;           /* --no-console: /console/ answers like any unknown path */
+    const char *console_chartjs; /* --console-chartjs DIR (NULL: Debian's libjs-chart.js) */
     struct store_config store;
 };
 

@@ -24,6 +24,8 @@
 #include "core/net.h"
 #include "core/req.h"
 #include "core/route.h"
+#include "console/console.h"
+#include "server/console_http.h"
 #include "server/listener.h"
 #include "server/tls_conn.h"
 #include "server/worker_store.h"
@@ -561,6 +563,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (p->refused)
         return reply_early(p, conn, p->r.input_error_code, p->r.input_error);
     finish_body(p);
+    if (!cfg->console_off && console_path(p->r.path)) /* the web console's files: no store, no envelope */
+        return console_http_reply(conn, &p->r);
     p->r.store = worker_store();
     if (!p->r.store)
         reply_error(&p->r, E_STORE, "the store is not available");
