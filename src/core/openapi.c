@@ -123,10 +123,14 @@ static const char *access_text(enum access a)
     switch (a) {
     case ACCESS_PUBLIC: return "No access_token: the app authenticates with its credentials.";
     case ACCESS_PORTAL: return "A portal app's token (client_credential).";
-    case ACCESS_CUSTOMER: return "A token for the customer of the path: its portal's app, or the app installed for it.";
-    case ACCESS_BOUND_CUSTOMER: return "The token of an app installed for a customer; acts for that customer.";
+    case ACCESS_CUSTOMER:
+        return "A token for the customer of the path: its portal's app, or the app installed for it.";
+    case ACCESS_BOUND_CUSTOMER:
+        return "The token of an app installed for a customer; acts for that customer.";
     case ACCESS_SITE: return "A token for the customer that owns the site of the path.";
-    case ACCESS_TOKEN: return "Any app's token: a portal app's acts for its portal's customers, an installed app's for its customer.";
+    case ACCESS_TOKEN:
+        return "Any app's token: a portal app's acts for its portal's customers, an installed app's for its "
+               "customer.";
     case ACCESS_INGEST: return "An operator's ingest token (Authorization: Bearer).";
     case ACCESS_QUERY_CUSTOMER: return "A token for the customer named by the query's customer_id.";
     }
@@ -159,9 +163,10 @@ static json_t *operation(const struct route *r, const char **err, size_t *at)
     snprintf(tag, sizeof tag, "%.*s", (int)strcspn(r->id, "."), r->id);
     snprintf(description, sizeof description, "%s. %s%s", d->summary, access_text(r->access),
              service_text(r->service));
-    json_t *op = json_pack("{s:s,s:s,s:s,s:[s],s:o,s:o,s:o,s:s}", "operationId", r->id, "summary", d->summary,
-                           "description", description, "tags", tag, "parameters", parameters(r, has_body, example),
-                           "security", security_of(r), "responses", responses, "x-access", access_name(r->access));
+    json_t *op =
+        json_pack("{s:s,s:s,s:s,s:[s],s:o,s:o,s:o,s:s}", "operationId", r->id, "summary", d->summary,
+                  "description", description, "tags", tag, "parameters", parameters(r, has_body, example),
+                  "security", security_of(r), "responses", responses, "x-access", access_name(r->access));
     if (has_body)
         json_object_set_new(op, "requestBody", request_body(r, example));
     json_decref(example);
@@ -200,11 +205,12 @@ json_t *openapi_document(const char *server_url)
         "s:s}}}}}}}",
         "openapi", "3.1.0", "info", "title", "parapet", "version", "1", "description",
         "The managed-security Open API platform as parapet implements it: generated from its route table "
-        "(src/routes.def), field specs and result shapes (src/api_docs.def), so it cannot differ from what the "
+        "(src/routes.def), field specs and result shapes (src/api_docs.def), so it cannot differ from what "
+        "the "
         "server checks.",
         "servers", "url", server_url, "paths", paths, "components", "securitySchemes", "accessToken", "type",
         "apiKey", "in", "query", "name", "access_token", "ingestToken", "type", "http", "scheme", "bearer",
         "description", "an operator's ingest token (parapet admin ingest-token create)", "schemas", schemas,
-        "responses", "Error", "description", "an error envelope (docs/errors.md)", "content", "application/json",
-        "schema", "$ref", "#/components/schemas/ErrorEnvelope");
+        "responses", "Error", "description", "an error envelope (docs/errors.md)", "content",
+        "application/json", "schema", "$ref", "#/components/schemas/ErrorEnvelope");
 }

@@ -55,8 +55,7 @@ static json_t *typed_value(const struct field_spec *f, json_t *v)
     json_t *out = json_array();
     size_t i;
     json_t *e;
-    json_array_foreach(v, i, e)
-    {
+    json_array_foreach (v, i, e) {
         json_t *t = typed(f->type, json_string_value(e));
         if (!t) {
             json_decref(out);
@@ -86,12 +85,12 @@ json_t *openapi_example(const struct route *r, const char **err)
     }
     const char *name;
     json_t *v;
-    json_object_foreach(text, name, v)
-    {
+    json_object_foreach (text, name, v) {
         const struct field_spec *f = field_named(r, name);
         json_t *t = f ? typed_value(f, v) : in_path(r, name) ? json_deep_copy(v) : NULL;
         if (!t) {
-            *err = f ? "an example value does not have its field's type" : "the example names a field the route does not take";
+            *err = f ? "an example value does not have its field's type"
+                     : "the example names a field the route does not take";
             goto bad;
         }
         json_object_set_new(out, name, t);

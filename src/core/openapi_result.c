@@ -20,7 +20,8 @@ static json_t *stored_fields(const char *name, size_t len, void *ctx)
         json_t *required = json_array();
         const char *key;
         json_t *v;
-        json_object_foreach(json_object_get(s, "properties"), key, v) json_array_append_new(required, json_string(key));
+        json_object_foreach (json_object_get(s, "properties"), key, v)
+            json_array_append_new(required, json_string(key));
         json_object_set_new(s, "required", required);
         json_object_set_new(s, "additionalProperties", json_false());
         return s;
@@ -30,8 +31,9 @@ static json_t *stored_fields(const char *name, size_t len, void *ctx)
 
 static json_t *success(json_t *result)
 {
-    json_t *s = json_pack("{s:s,s:[s,s],s:b,s:{s:{s:i},s:{s:s}}}", "type", "object", "required", "code", "msg",
-                          "additionalProperties", 0, "properties", "code", "const", 0, "msg", "const", "success");
+    json_t *s =
+        json_pack("{s:s,s:[s,s],s:b,s:{s:{s:i},s:{s:s}}}", "type", "object", "required", "code", "msg",
+                  "additionalProperties", 0, "properties", "code", "const", 0, "msg", "const", "success");
     if (result) {
         json_array_append_new(json_object_get(s, "required"), json_string("result"));
         json_object_set_new(json_object_get(s, "properties"), "result", result);
@@ -63,7 +65,8 @@ static json_t *ok_response(const char *result, const char **err, size_t *at)
         return NULL;
     }
     return json_pack("{s:s,s:o}", "description",
-                     raw ? "the document itself (no envelope)" : "the envelope: code 0, msg \"success\" and the result",
+                     raw ? "the document itself (no envelope)"
+                         : "the envelope: code 0, msg \"success\" and the result",
                      "content", content("application/json", raw ? s : success(s)));
 }
 
@@ -78,8 +81,8 @@ json_t *openapi_responses(const struct route *r, const char **err, size_t *at)
     json_t *ok = ok_response(d->result, err, at);
     if (!ok)
         return NULL;
-    return json_pack("{s:o,s:{s:s},s:{s:s}}", strcmp(d->result, "!redirect") ? "200" : "302", ok, "4XX", "$ref",
-                     "#/components/responses/Error", "5XX", "$ref", "#/components/responses/Error");
+    return json_pack("{s:o,s:{s:s},s:{s:s}}", strcmp(d->result, "!redirect") ? "200" : "302", ok, "4XX",
+                     "$ref", "#/components/responses/Error", "5XX", "$ref", "#/components/responses/Error");
 }
 
 static json_t *error_codes(void)
@@ -92,9 +95,9 @@ static json_t *error_codes(void)
 
 json_t *openapi_schemas(const char **err, const char **name)
 {
-    json_t *out = json_pack("{s:{s:s,s:[s,s],s:b,s:{s:{s:s,s:o},s:{s:s}}}}", "ErrorEnvelope", "type", "object",
-                            "required", "code", "msg", "additionalProperties", 0, "properties", "code", "type",
-                            "integer", "enum", error_codes(), "msg", "type", "string");
+    json_t *out = json_pack("{s:{s:s,s:[s,s],s:b,s:{s:{s:s,s:o},s:{s:s}}}}", "ErrorEnvelope", "type",
+                            "object", "required", "code", "msg", "additionalProperties", 0, "properties",
+                            "code", "type", "integer", "enum", error_codes(), "msg", "type", "string");
     for (size_t i = 0; i < api_shapes_count; i++) {
         size_t at;
         json_t *s = shape_schema(api_shapes[i].shape, stored_fields, NULL, err, &at);

@@ -146,4 +146,5 @@ TEST(every_shape_is_defined)
 }
 
 UNIT_MAIN(UNIT_CASE(shape_scalars_and_arrays), UNIT_CASE(shape_objects), UNIT_CASE(shape_mistakes),
-          UNIT_CASE(every_route_is_documented), UNIT_CASE(every_row_is_a_route), UNIT_CASE(every_shape_is_defined))
+          UNIT_CASE(every_route_is_documented), UNIT_CASE(every_row_is_a_route),
+          UNIT_CASE(every_shape_is_defined))
