@@ -6,7 +6,7 @@ import {h, clear, fill, section, table, badge, field, select} from '../dom.js';
 import * as fmt from '../format.js';
 import {eventsForm} from '../events_form.js';
 import {pager} from '../pager.js';
-import {label, crumbs, customerCrumbs} from '../shell.js';
+import {names, label, crumbs, customerCrumbs} from '../shell.js';
 
 export const OP_SEVERITY = {0: 'low', 1: 'high', 2: 'medium', 3: 'blackhole'};
 const opTime = ts => (ts ? fmt.time(ts) : undefined); // 'year-month-day hour:minute:second' (UTC)
@@ -95,8 +95,18 @@ function summary(base) {
 export async function render(main, {c, s}) {
   const base = `/specp/op/dashboard/site/${api.enc(s)}`;
   crumbs([...customerCrumbs(c), [`OP ${label(s)}`, `#/c/${c}/op/${s}`]]);
+  const head = h('div');
   clear(main,
     h('h1', {}, `Origin Protection: ${label(s)}`),
-    h('p', {}, h('a', {href: `#/c/${c}/op/${s}/config`}, 'Configuration of this site')),
+    h('p', {}, h('a', {href: `#/c/${c}/op/${s}/config`}, 'Configuration of this site')), head,
     overview(base), events(c, s, base), mitigation(base), summary(base));
+  await fill(head, async () => {
+    const got = await api.get(`/spe/customer/${api.enc(c)}/op/site/${api.enc(s)}`);
+    const site = Array.isArray(got) ? got[0] : got; // the read answers a one-element array
+    names.set(s, site.site_name);
+    main.querySelector('h1').textContent = `Origin Protection: ${site.site_name}`;
+    crumbs([...customerCrumbs(c), [`OP ${site.site_name}`, `#/c/${c}/op/${s}`]]);
+    return h('p', {class: 'meta'}, `AS${site.as_num} · blocks ${(site.cidr || []).join(', ')} · ` +
+      `plan ${site.service_plan}`);
+  });
 }
