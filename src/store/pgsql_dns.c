@@ -6,36 +6,12 @@
 #include <time.h>
 
 #include "core/crypto.h"
-#include "core/text.h"
 #include "store/pgsql_db.h"
+#include "store/store_text.h"
 
 #define ZONE_COLUMNS                                                                                         \
     "id, customer_id, name, origin_name, is_zone_transfer, enable_dnssec, enable_root_cname, "               \
     "multi_signer_enabled, multi_signer_ips, deploy_state, deploy_reason"
-
-/* The multi-signer addresses as the JSON text the column keeps (malloc'd). */
-static char *signers_text(const struct dns_zone *z)
-{
-    json_t *list = json_array();
-    for (int i = 0; i < z->n_signers; i++)
-        json_array_append_new(list, json_string(z->signers[i]));
-    char *text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
-    return text;
-}
-
-static void signers_from_text(struct dns_zone *z, const char *text)
-{
-    json_t *list = json_loads(text ? text : "[]", 0, NULL);
-    size_t i;
-    json_t *v;
-    z->n_signers = 0;
-    json_array_foreach (list, i, v) {
-        if (z->n_signers < DNS_MAX_SIGNERS && json_is_string(v))
-            copy_text(z->signers[z->n_signers++], sizeof z->signers[0], json_string_value(v));
-    }
-    json_decref(list);
-}
 
 static int insert_masters(struct store *s, const struct dns_zone *z)
 {
@@ -78,7 +54,7 @@ int pg_dns_zone_create(struct store *s, struct dns_zone *z)
         return STORE_CONFLICT;
     if (rc != STORE_NOT_FOUND)
         return rc;
-    char *signers = signers_text(z);
+    char *signers = dns_signers_text(z);
     long inserted = 0;
     rc = STORE_OK;
     for (int attempt = 0; attempt < 4 && rc == STORE_OK && inserted == 0; attempt++) {
@@ -147,7 +123,7 @@ int pg_dns_zone_get(struct store *s, const char *customer_id, const char *name, 
     out->enable_dnssec = pg_int(r, 0, 5);
     out->enable_root_cname = pg_int(r, 0, 6);
     out->multi_signer_enabled = pg_int(r, 0, 7);
-    signers_from_text(out, PQgetvalue(r, 0, 8));
+    dns_signers_from_text(out, PQgetvalue(r, 0, 8));
     pg_text(r, 0, 9, out->deploy_state, sizeof out->deploy_state);
     pg_text(r, 0, 10, out->deploy_reason, sizeof out->deploy_reason);
     PQclear(r);
@@ -166,21 +142,6 @@ int pg_dns_zone_count(struct store *s, const char *customer_id, long *count)
     return rc == STORE_NOT_FOUND ? STORE_ERROR : rc;
 }
 
-/* "%<search, lowercased, with LIKE's wildcards escaped>%" */
-static void like_pattern(const char *search, char *out, size_t size)
-{
-    size_t o = 0;
-    out[o++] = '%';
-    for (const char *p = search; *p && o + 4 < size; p++) {
-        char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
-        if (c == '%' || c == '_' || c == '\\')
-            out[o++] = '\\';
-        out[o++] = c;
-    }
-    out[o++] = '%';
-    out[o] = '\0';
-}
-
 int pg_dns_zone_list(struct store *s, const char *customer_id, const struct dns_zone_query *q, json_t **out,
                      long *total)
 {
@@ -194,7 +155,7 @@ int pg_dns_zone_list(struct store *s, const char *customer_id, const struct dns_
     static const char desc_sql[] = DNS_LIST_SELECT "ORDER BY name DESC LIMIT $3 OFFSET $4";
     char pattern[2 * DNS_ORIGIN_NAME_MAX + 3];
     if (q->search)
-        like_pattern(q->search, pattern, sizeof pattern);
+        dns_like_pattern(q->search, pattern, sizeof pattern);
     *out = NULL;
     struct pg_params a = {0};
     pp_text(&a, customer_id);
@@ -216,7 +177,7 @@ int pg_dns_zone_save(struct store *s, const struct dns_zone *z)
         "UPDATE dns_zones SET enable_dnssec = $1, enable_root_cname = $2, multi_signer_enabled = $3, "
         "multi_signer_ips = $4, generation = generation + 1, deploy_state = 'pending', deploy_reason = '', "
         "updated_at = $5 WHERE id = $6";
-    char *signers = signers_text(z);
+    char *signers = dns_signers_text(z);
     struct pg_params a = {0};
     pp_int(&a, z->enable_dnssec);
     pp_int(&a, z->enable_root_cname);

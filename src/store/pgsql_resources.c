@@ -8,6 +8,7 @@
 
 #include "core/crypto.h"
 #include "store/pgsql_db.h"
+#include "store/store_text.h"
 
 #define RES_COLS                                                                                             \
     "r.rid, r.kind, r.id, r.customer_id, coalesce(r.parent_rid, 0), coalesce(r.name, ''), r.doc::text, "    \
@@ -35,19 +36,6 @@ static int row_resource(const PGresult *res, int i, struct resource *out)
         return STORE_ERROR;
     }
     return STORE_OK;
-}
-
-static json_t *resource_json(const struct resource *r)
-{
-    return json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:O,s:I,s:I,s:I}", "rid", (json_int_t)r->rid, "id", r->id,
-                     "kind", r->kind, "customer_id", r->customer_id, "parent_rid", (json_int_t)r->parent_rid,
-                     "name", r->name, "doc", r->doc, "created_at", (json_int_t)r->created_at, "updated_at",
-                     (json_int_t)r->updated_at, "version", (json_int_t)r->version);
-}
-
-static char *doc_text(const json_t *doc)
-{
-    return json_dumps(doc ? doc : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
 }
 
 /* The next serial id of a kind: counters only grow, so an id is never reused. */
@@ -108,7 +96,7 @@ int pg_res_create(struct store *s, const struct res_kind *k, struct resource *r)
     static const char sql[] = "INSERT INTO resources (kind, id, customer_id, parent_rid, name, name_scope, "
                               "restricts, doc, created_at, updated_at, version) "
                               "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, 1) RETURNING rid";
-    char *doc = doc_text(r->doc);
+    char *doc = resource_doc_text(r->doc);
     if (!doc)
         return STORE_ERROR;
     int64_t now = (int64_t)time(NULL);
@@ -196,7 +184,7 @@ int pg_res_update(struct store *s, struct resource *r)
 {
     static const char sql[] = "UPDATE resources SET name = $1, doc = $2, updated_at = $3, version = version + 1 "
                               "WHERE rid = $4 AND version = $5";
-    char *doc = doc_text(r->doc);
+    char *doc = resource_doc_text(r->doc);
     if (!doc)
         return STORE_ERROR;
     int64_t now = (int64_t)time(NULL);
@@ -298,7 +286,7 @@ int pg_res_list(struct store *s, const struct res_query *q, json_t **out, long *
         for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
             struct resource r;
             if ((rc = row_resource(res, i, &r)) == STORE_OK) {
-                json_array_append_new(rows, resource_json(&r));
+                json_array_append_new(rows, resource_row_json(&r));
                 resource_clear(&r);
             }
         }

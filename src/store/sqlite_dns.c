@@ -6,36 +6,12 @@
 #include <time.h>
 
 #include "core/crypto.h"
-#include "core/text.h"
 #include "store/sqlite_db.h"
+#include "store/store_text.h"
 
 static const char zone_columns[] =
     "id, customer_id, name, origin_name, is_zone_transfer, enable_dnssec, enable_root_cname, "
     "multi_signer_enabled, multi_signer_ips, deploy_state, deploy_reason";
-
-/* The multi-signer addresses as the JSON text the column keeps (malloc'd). */
-static char *signers_text(const struct dns_zone *z)
-{
-    json_t *list = json_array();
-    for (int i = 0; i < z->n_signers; i++)
-        json_array_append_new(list, json_string(z->signers[i]));
-    char *text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
-    return text;
-}
-
-static void signers_from_text(struct dns_zone *z, const char *text)
-{
-    json_t *list = json_loads(text ? text : "[]", 0, NULL);
-    size_t i;
-    json_t *v;
-    z->n_signers = 0;
-    json_array_foreach (list, i, v) {
-        if (z->n_signers < DNS_MAX_SIGNERS && json_is_string(v))
-            copy_text(z->signers[z->n_signers++], sizeof z->signers[0], json_string_value(v));
-    }
-    json_decref(list);
-}
 
 static int insert_masters(struct store *s, const struct dns_zone *z)
 {
@@ -80,7 +56,7 @@ int sq_dns_zone_create(struct store *s, struct dns_zone *z)
         return STORE_CONFLICT;
     if (step != SQLITE_DONE)
         return db_log_error(s, "dns_zone_create");
-    char *signers = signers_text(z);
+    char *signers = dns_signers_text(z);
     int rc = STORE_CONFLICT;
     /* The name is free, so a conflict here is an id collision: draw again. */
     for (int attempt = 0; attempt < 4 && rc == STORE_CONFLICT; attempt++) {
@@ -154,7 +130,7 @@ int sq_dns_zone_get(struct store *s, const char *customer_id, const char *name, 
         out->enable_dnssec = sqlite3_column_int(st, 5);
         out->enable_root_cname = sqlite3_column_int(st, 6);
         out->multi_signer_enabled = sqlite3_column_int(st, 7);
-        signers_from_text(out, (const char *)sqlite3_column_text(st, 8));
+        dns_signers_from_text(out, (const char *)sqlite3_column_text(st, 8));
         db_col_text(st, 9, out->deploy_state, sizeof out->deploy_state);
         db_col_text(st, 10, out->deploy_reason, sizeof out->deploy_reason);
     }
@@ -176,21 +152,6 @@ int sq_dns_zone_count(struct store *s, const char *customer_id, long *count)
     return rc == SQLITE_ROW ? STORE_OK : db_log_error(s, "dns_zone_count");
 }
 
-/* "%<search, lowercased, with LIKE's wildcards escaped>%" */
-static void like_pattern(const char *search, char *out, size_t size)
-{
-    size_t o = 0;
-    out[o++] = '%';
-    for (const char *p = search; *p && o + 4 < size; p++) {
-        char c = *p >= 'A' && *p <= 'Z' ? (char)(*p - 'A' + 'a') : *p;
-        if (c == '%' || c == '_' || c == '\\')
-            out[o++] = '\\';
-        out[o++] = c;
-    }
-    out[o++] = '%';
-    out[o] = '\0';
-}
-
 int sq_dns_zone_list(struct store *s, const char *customer_id, const struct dns_zone_query *q, json_t **out,
                      long *total)
 {
@@ -204,7 +165,7 @@ int sq_dns_zone_list(struct store *s, const char *customer_id, const struct dns_
     static const char desc_sql[] = DNS_LIST_SELECT "ORDER BY name DESC LIMIT ?3 OFFSET ?4";
     char pattern[2 * DNS_ORIGIN_NAME_MAX + 3];
     if (q->search)
-        like_pattern(q->search, pattern, sizeof pattern);
+        dns_like_pattern(q->search, pattern, sizeof pattern);
     *out = NULL;
     sqlite3_stmt *st = db_stmt(s, count_sql);
     if (!st)
@@ -236,7 +197,7 @@ int sq_dns_zone_save(struct store *s, const struct dns_zone *z)
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
-    char *signers = signers_text(z);
+    char *signers = dns_signers_text(z);
     sqlite3_bind_int(st, 1, z->enable_dnssec);
     sqlite3_bind_int(st, 2, z->enable_root_cname);
     sqlite3_bind_int(st, 3, z->multi_signer_enabled);

@@ -7,6 +7,7 @@
 
 #include "core/crypto.h"
 #include "store/sqlite_db.h"
+#include "store/store_text.h"
 
 void resource_clear(struct resource *r)
 {
@@ -42,19 +43,6 @@ static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
         return STORE_ERROR;
     }
     return STORE_OK;
-}
-
-static json_t *resource_json(const struct resource *r)
-{
-    return json_pack("{s:I,s:s,s:s,s:s,s:I,s:s,s:O,s:I,s:I,s:I}", "rid", (json_int_t)r->rid, "id", r->id,
-                     "kind", r->kind, "customer_id", r->customer_id, "parent_rid", (json_int_t)r->parent_rid,
-                     "name", r->name, "doc", r->doc, "created_at", (json_int_t)r->created_at, "updated_at",
-                     (json_int_t)r->updated_at, "version", (json_int_t)r->version);
-}
-
-static char *doc_text(const json_t *doc)
-{
-    return json_dumps(doc ? doc : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
 }
 
 /* The next serial id of a kind: counters only grow, so an id is never reused. */
@@ -116,7 +104,7 @@ int sq_res_create(struct store *s, const struct res_kind *k, struct resource *r)
                               "(SELECT rid FROM resource_rid_floor WHERE one = 1)) + 1, "
                               "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, 1)";
     sqlite3_stmt *st = db_stmt(s, sql);
-    char *doc = doc_text(r->doc);
+    char *doc = resource_doc_text(r->doc);
     if (!st || !doc) {
         free(doc);
         return STORE_ERROR;
@@ -215,7 +203,7 @@ int sq_res_update(struct store *s, struct resource *r)
         "UPDATE resources SET name = ?1, doc = ?2, updated_at = ?3, version = version + 1 "
         "WHERE rid = ?4 AND version = ?5";
     sqlite3_stmt *st = db_stmt(s, sql);
-    char *doc = doc_text(r->doc);
+    char *doc = resource_doc_text(r->doc);
     if (!st || !doc) {
         free(doc);
         return STORE_ERROR;
@@ -338,7 +326,7 @@ int sq_res_list(struct store *s, const struct res_query *q, json_t **out, long *
             struct resource r;
             if ((rc = row_resource(s, st, &r)) != STORE_OK)
                 break;
-            json_array_append_new(rows, resource_json(&r));
+            json_array_append_new(rows, resource_row_json(&r));
             resource_clear(&r);
         }
         if (rc == STORE_OK && step != SQLITE_DONE)
