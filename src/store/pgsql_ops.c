@@ -70,4 +70,24 @@ const struct store_ops pgsql_ops = {
     .audit_append = pg_audit_append,
     .audit_list = pg_audit_list,
     .audit_purge = pg_audit_purge,
+    /* telemetry writes (pgsql_tel_ingest.c, pgsql_tel_waf.c, pgsql_tel_purge.c) */
+    .tel_ingest = pg_tel_ingest,
+    .tel_purge = pg_tel_purge,
+    /* telemetry reads: Origin Protection and CleanPipe (pgsql_tel_op.c) */
+    .tel_events_list = pg_tel_events_list,
+    .tel_flow_downs_list = pg_tel_flow_downs_list,
+    .tel_event_stop = pg_tel_event_stop,
+    .tel_site_volume = pg_tel_site_volume,
+    .tel_op_event_get = pg_tel_op_event_get,
+    .tel_op_minutes = pg_tel_op_minutes,
+    .tel_op_top = pg_tel_op_top,
+    .tel_op_patterns = pg_tel_op_patterns,
+    /* telemetry reads: Application Protection (pgsql_tel_ap.c) */
+    .tel_waf_events_list = pg_tel_waf_events_list,
+    .tel_waf_event_get = pg_tel_waf_event_get,
+    .tel_waf_event_counts = pg_tel_waf_event_counts,
+    .tel_waf_top_source = pg_tel_waf_top_source,
+    .tel_waf_logs_list = pg_tel_waf_logs_list,
+    .tel_waf_logs_each = pg_tel_waf_logs_each,
+    .tel_bandwidth_minutes = pg_tel_bandwidth_minutes,
 };

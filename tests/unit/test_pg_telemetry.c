@@ -1,0 +1,467 @@
+/* test_pg_telemetry.c — the PostgreSQL telemetry store against the SQLite
+ * one: the same records ingested into both (in uneven batches, re-sent,
+ * out of order) must answer every telemetry read alike, count the same
+ * stored and duplicate records, stop and purge the same rows. Runs a
+ * throwaway cluster (tests/pg/cluster.sh) for its duration. */
+#include <libpq-fe.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "api/ap/ap_kinds.h"
+#include "api/cp/cp_common.h"
+#include "api/op/op_kinds.h"
+#include "store/pgsql.h"
+#include "store/sqlite.h"
+#include "store/telemetry_ap.h"
+#include "store/telemetry_op.h"
+#include "telemetry/ingest.h"
+#include "unit.h"
+
+static const int64_t NOW = 1764100000, T0 = 1764000000;
+#define AP_SITE_ID "0000000000000055"
+#define PORT_ID "0000000000000057"
+static char cluster[64], server[160];
+
+static void stop_cluster(void)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "tests/pg/cluster.sh stop %s/c; rm -rf %s", cluster, cluster);
+    if (system(cmd) != 0)
+        fprintf(stderr, "  could not stop the cluster in %s\n", cluster);
+}
+
+/* A sanitizer's abort must not leave the server running. */
+static void stop_on_abort(int sig)
+{
+    stop_cluster();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* The cluster's connection string for database `db`, starting it once. */
+static bool pg_url(const char *db, char *out, size_t size)
+{
+    if (!server[0]) {
+        snprintf(cluster, sizeof cluster, "/tmp/parapet-pgunit-XXXXXX");
+        if (!mkdtemp(cluster) || chmod(cluster, 0755) != 0)
+            return false;
+        char cmd[200];
+        snprintf(cmd, sizeof cmd, "tests/pg/cluster.sh start %s/c > %s/url", cluster, cluster);
+        if (system(cmd) != 0)
+            return false;
+        atexit(stop_cluster);
+        signal(SIGABRT, stop_on_abort);
+        snprintf(server, sizeof server, "postgresql:///parapet?host=%s/c&user=parapet", cluster);
+    }
+    PGconn *c = PQconnectdb(server);
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s LOCALE 'C' TEMPLATE template0", db);
+    PGresult *r = PQexec(c, sql);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        fprintf(stderr, "  %s", PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    snprintf(out, size, "postgresql:///%s?host=%s/c&user=parapet", db, cluster);
+    return ok;
+}
+
+/* ---- one store of each kind with the same resources ---- */
+
+struct side {
+    struct store *s;
+    char dir[64];
+    int64_t op_site, cp_site, ap_rid;
+};
+
+/* A resource with a fixed id (the same on both sides: entries name it). */
+static int64_t make(struct store *s, const struct res_kind *k, int64_t parent, const char *name, const char *cidr,
+                    const char *id)
+{
+    struct resource r = {.parent_rid = parent};
+    snprintf(r.id, sizeof r.id, "%s", id);
+    snprintf(r.customer_id, sizeof r.customer_id, "c000000000000001");
+    snprintf(r.name, sizeof r.name, "%s", name);
+    r.doc = json_object();
+    if (s->ops->res_create(s, k, &r) != STORE_OK)
+        abort();
+    resource_clear(&r);
+    struct cidr c;
+    if (cidr && (cidr_parse(cidr, 0, &c) != 0 || s->ops->blocks_set(s, r.rid, &c, 1) != STORE_OK))
+        abort();
+    return r.rid;
+}
+
+static bool open_side(struct side *d, bool pg, const char *db)
+{
+    memset(d, 0, sizeof *d);
+    if (pg) {
+        char url[200];
+        if (!pg_url(db, url, sizeof url) || !(d->s = pgsql_store_open(url)))
+            return false;
+    } else {
+        snprintf(d->dir, sizeof d->dir, "/tmp/parapet-pgunit-XXXXXX");
+        char path[100];
+        if (!mkdtemp(d->dir))
+            return false;
+        snprintf(path, sizeof path, "%s/t.db", d->dir);
+        if (!(d->s = sqlite_store_open(path)))
+            return false;
+    }
+    struct store *s = d->s;
+    s->ops->begin(s, true);
+    struct portal p = {.id = "p000000000000001", .name = "P"};
+    struct customer c = {.id = "c000000000000001", .portal_id = "p000000000000001", .name = "C"};
+    if (s->ops->portal_create(s, &p) || s->ops->customer_create(s, &c))
+        abort();
+    d->op_site = make(s, &OP_SITE, 0, "site", "10.0.0.0/24", "0000000000000051");
+    d->cp_site = make(s, &CP_SITE, 0, "cp", "10.1.0.0/24", "0000000000000052");
+    make(s, &CP_HOST, d->cp_site, "h5", "10.1.0.5/32", "0000000000000053");
+    make(s, &CP_HOST, d->cp_site, "h6", "10.1.0.6/32", "0000000000000054");
+    d->ap_rid = make(s, &AP_SITE, 0, "shop", NULL, AP_SITE_ID);
+    int64_t dom = make(s, &AP_DOMAIN, d->ap_rid, "shop.example", NULL, "0000000000000056");
+    make(s, &AP_DOMAIN_PORT, dom, "443", NULL, PORT_ID);
+    return s->ops->commit(s) == STORE_OK;
+}
+
+static void close_side(struct side *d)
+{
+    if (d->s)
+        d->s->ops->close(d->s);
+    if (d->dir[0]) {
+        char cmd[100];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->dir);
+        if (system(cmd) != 0)
+            abort();
+    }
+}
+
+static struct tel_ingest_result ingest(struct side *d, const char *ndjson)
+{
+    struct tel_ingest_result res = {0};
+    char msg[TEL_MSG_BUF];
+    struct store *s = d->s;
+    s->ops->begin(s, true);
+    if (telemetry_ingest(s, ndjson, strlen(ndjson), TEL_NDJSON, NOW, &res, msg, sizeof msg) == 0)
+        CHECK(s->ops->commit(s) == STORE_OK);
+    else {
+        fprintf(stderr, "  ingest: %s\n", msg);
+        unit_failed_checks++;
+        s->ops->rollback(s);
+    }
+    return res;
+}
+
+/* Both sides take the batch and count alike. */
+static void ingest_both(struct side *d, const char *ndjson, long stored, long duplicates)
+{
+    for (int i = 0; i < 2; i++) {
+        struct tel_ingest_result r = ingest(&d[i], ndjson);
+        CHECK_INT(r.stored, stored);
+        CHECK_INT(r.duplicates, duplicates);
+    }
+}
+
+/* flow i: to 10.0.0.x from a few sources, over 5 minutes and two hours */
+static char *flows(int from, int to)
+{
+    size_t cap = 320 * (size_t)(to - from) + 1, n = 0;
+    char *buf = malloc(cap);
+    buf[0] = '\0';
+    for (int i = from; i < to; i++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "{\"kind\":\"flow\",\"flow_id\":\"f%d\",\"time\":%lld,\"router\":\"r%d\",\"src_ip\":"
+                              "\"198.51.100.%d\",\"dst_ip\":\"10.0.0.%d\",\"bytes\":%d,\"packets\":%d,\"protocol\":%d,"
+                              "\"action\":\"%s\",\"src_country\":\"%s\"}\n",
+                              i, (long long)(T0 + (i % 5) * 60 + (i % 2) * 3600 + i % 7), i % 2, i % 9 + 1,
+                              i % 3 + 1, 100 + i, 1 + i % 4, i % 4 ? 6 : 17, i % 3 ? "pass" : "drop",
+                              i % 5 ? "NL" : "DE");
+    return buf;
+}
+
+/* ---- comparing the answers ---- */
+
+static char *dump(json_t *j)
+{
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : strdup("(null)");
+    json_decref(j);
+    return text;
+}
+
+static void check_same_json(const char *what, json_t *a, json_t *b)
+{
+    char *ta = dump(a), *tb = dump(b);
+    if (strcmp(ta, tb) != 0) {
+        fprintf(stderr, "  %s differs:\n    sqlite %.600s\n    pgsql  %.600s\n", what, ta, tb);
+        unit_failed_checks++;
+    }
+    free(ta);
+    free(tb);
+}
+
+/* The rows without their random or store-internal keys. */
+static json_t *strip(json_t *rows)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row)
+    {
+        json_object_del(row, "weid");
+        json_object_del(row, "event_id");
+    }
+    return rows;
+}
+
+static void compare_events(struct side *d)
+{
+    struct tel_event_query q = {.family = "op", .customer_id = "c000000000000001", .from = 0, .to = NOW,
+                                .status = TEL_ANY, .limit = -1};
+    for (int pass = 0; pass < 4; pass++) {
+        if (pass == 1)
+            q.status = TEL_ONGOING, q.limit = 1, q.offset = 1;
+        if (pass == 2)
+            q.status = TEL_STOPPED, q.site_rids = &d[0].op_site, q.n_sites = 1, q.offset = 0, q.limit = 10;
+        if (pass == 3)
+            q.family = "cp", q.site_rids = NULL, q.status = TEL_ANY, q.attack_type = "TCP SYN";
+        json_t *rows[2] = {0};
+        long total[2] = {-1, -2};
+        for (int i = 0; i < 2; i++)
+            CHECK(d[i].s->ops->tel_events_list(d[i].s, &q, &rows[i], &total[i]) == STORE_OK);
+        CHECK_INT(total[1], total[0]);
+        check_same_json("tel_events_list", rows[0], rows[1]);
+    }
+    json_t *downs[2] = {0};
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_flow_downs_list(d[i].s, d[i].op_site, 0, NOW, TEL_ANY, &downs[i]) == STORE_OK);
+    check_same_json("tel_flow_downs_list", downs[0], downs[1]);
+    struct tel_event_ref ev[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_op_event_get(d[i].s, "op", "ev-op-1", &ev[i]) == STORE_OK);
+    CHECK(memcmp(&ev[0], &ev[1], sizeof ev[0]) == 0);
+    CHECK(ev[1].range.lo[0] == NET_V4 && ev[1].range.lo[1] == 10 && ev[1].range.hi[4] == 15);
+}
+
+static void compare_flows(struct side *d)
+{
+    int64_t bytes[2], packets[2];
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_site_volume(d[i].s, d[i].op_site, T0, T0 + 7200, &bytes[i], &packets[i]) == STORE_OK);
+    CHECK_INT(bytes[1], bytes[0]);
+    CHECK_INT(packets[1], packets[0]);
+    struct tel_range range;
+    memset(&range, 0, sizeof range);
+    range.lo[0] = range.hi[0] = NET_V4;
+    range.lo[1] = range.hi[1] = 10;
+    range.hi[4] = 2;
+    for (int variant = 0; variant < 4; variant++) {
+        struct tel_minutes_query q = {.site_rid = variant < 2 ? d[0].op_site : 0, .customer_id = "c000000000000001",
+                                      .site_kind = "op.site", .range = variant % 2 ? &range : NULL,
+                                      .from = T0 + 30, .to = T0 + 3 * 3600};
+        struct tel_minute *m[2] = {0};
+        size_t n[2] = {0, 1};
+        for (int i = 0; i < 2; i++)
+            CHECK(d[i].s->ops->tel_op_minutes(d[i].s, &q, &m[i], &n[i]) == STORE_OK);
+        CHECK_INT(n[1], n[0]);
+        CHECK(n[0] > 0 && n[0] == n[1] && memcmp(m[0], m[1], n[0] * sizeof *m[0]) == 0);
+        free(m[0]);
+        free(m[1]);
+    }
+    for (int dim = TEL_DIM_APP; dim <= TEL_DIM_DST_PORT; dim++)
+        for (int mode = 0; mode < 3; mode++) {
+            bool hourly = mode == 2;
+            if (hourly && dim > TEL_DIM_PROTOCOL)
+                continue;
+            struct tel_top_query q = {.site_rid = d[0].op_site, .range = mode == 1 ? &range : NULL, .from = T0,
+                                      .to = hourly ? T0 + 2 * 86400 : NOW, .dim = dim, .hourly = hourly,
+                                      .by_packets = dim % 2, .limit = 3};
+            struct tel_top_row *rows[2] = {0}, all[2];
+            size_t n[2] = {0, 1};
+            for (int i = 0; i < 2; i++)
+                CHECK(d[i].s->ops->tel_op_top(d[i].s, &q, &rows[i], &n[i], &all[i]) == STORE_OK);
+            CHECK(n[0] > 0 && n[0] == n[1] && memcmp(rows[0], rows[1], n[0] * sizeof *rows[0]) == 0);
+            CHECK(memcmp(&all[0], &all[1], sizeof all[0]) == 0);
+            if (dim == TEL_DIM_DST && n[1])
+                CHECK(strncmp(rows[1][0].key, "10.0.0.", 7) == 0);
+            free(rows[0]);
+            free(rows[1]);
+        }
+    for (int order = TEL_BY_BYTES; order <= TEL_BY_PEAK_PACKETS; order++) {
+        struct tel_pattern *p[2] = {0};
+        size_t n[2] = {0, 1};
+        for (int i = 0; i < 2; i++)
+            CHECK(d[i].s->ops->tel_op_patterns(d[i].s, d[i].op_site, order % 2 ? &range : NULL, T0, NOW, order, 4,
+                                               &p[i], &n[i]) == STORE_OK);
+        CHECK(n[0] > 0 && n[0] == n[1] && memcmp(p[0], p[1], n[0] * sizeof *p[0]) == 0);
+        if (n[1])
+            CHECK(strncmp(p[1][0].cidr, "198.51.100.0/24", 15) == 0);
+        free(p[0]);
+        free(p[1]);
+    }
+}
+
+static int collect(void *arg, const char *entry)
+{
+    json_array_append_new(arg, json_string(entry));
+    return 0;
+}
+
+static void compare_ap(struct side *d, long events, size_t minutes)
+{
+    struct tel_waf_event_query q = {.customer_id = "c000000000000001", .site_rid = d[0].ap_rid, .from = 0,
+                                    .to = NOW, .limit = -1};
+    json_t *rows[2] = {0};
+    long total[2] = {-1, -2};
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_waf_events_list(d[i].s, &q, &rows[i], &total[i]) == STORE_OK);
+    CHECK_INT(total[1], total[0]);
+    CHECK_INT(total[1], events);
+    for (size_t e = 0; e < json_array_size(rows[0]) && e < json_array_size(rows[1]); e++) {
+        struct tel_waf_event_ref ref[2];
+        for (int i = 0; i < 2; i++) {
+            const char *id = json_string_value(json_object_get(json_array_get(rows[i], e), "event_id"));
+            CHECK(d[i].s->ops->tel_waf_event_get(d[i].s, id ? id : "", &ref[i]) == STORE_OK);
+        }
+        CHECK_INT(ref[1].start_time, ref[0].start_time);
+        CHECK_INT(ref[1].end_time, ref[0].end_time);
+        for (int dim = TEL_WAF_TYPE; dim <= TEL_WAF_URL; dim++) {
+            json_t *counts[2] = {0};
+            int64_t all[2] = {-1, -2};
+            for (int i = 0; i < 2; i++)
+                CHECK(d[i].s->ops->tel_waf_event_counts(d[i].s, ref[i].weid, dim, 2, &counts[i], &all[i]) ==
+                      STORE_OK);
+            CHECK_INT(all[1], all[0]);
+            check_same_json("tel_waf_event_counts", counts[0], counts[1]);
+        }
+        char ip[2][64];
+        json_t *logs[2] = {0}, *each[2] = {json_array(), json_array()};
+        long n[2] = {-1, -2};
+        for (int i = 0; i < 2; i++) {
+            CHECK(d[i].s->ops->tel_waf_top_source(d[i].s, ref[i].weid, "NL", ip[i]) == STORE_OK);
+            CHECK(d[i].s->ops->tel_waf_logs_list(d[i].s, ref[i].weid, 0, NOW, 1, -1, &logs[i], &n[i]) == STORE_OK);
+            CHECK(d[i].s->ops->tel_waf_logs_each(d[i].s, ref[i].weid, 100, collect, each[i]) == STORE_OK);
+        }
+        CHECK_STR(ip[1], ip[0]);
+        CHECK_INT(n[1], n[0]);
+        check_same_json("tel_waf_logs_list", logs[0], logs[1]);
+        check_same_json("tel_waf_logs_each", each[0], each[1]);
+    }
+    check_same_json("tel_waf_events_list", strip(rows[0]), strip(rows[1]));
+    struct tel_bw_minute *bw[2] = {0};
+    size_t n[2] = {0, 1};
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_bandwidth_minutes(d[i].s, d[i].ap_rid, T0, NOW, &bw[i], &n[i]) == STORE_OK);
+    CHECK_INT(n[0], minutes);
+    CHECK(n[0] == n[1] && (!n[0] || memcmp(bw[0], bw[1], n[0] * sizeof *bw[0]) == 0));
+    free(bw[0]);
+    free(bw[1]);
+}
+
+/* ---- the records ---- */
+
+static const char EVENTS[] =
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-op-1\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.0.0.0/28\","
+    "\"start_time\":1764000000,\"max_bps\":8000,\"max_pps\":10,\"severity\":\"high\"}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-op-2\",\"attack_type\":\"TCP SYN\",\"site_ip\":\"10.0.0.3\","
+    "\"start_time\":1764000100,\"end_time\":1764000500,\"max_bps\":5,\"max_pps\":1}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-op-3\",\"attack_type\":\"TCP SYN\",\"site_ip\":\"10.0.0.1\","
+    "\"start_time\":1764000200}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-cp-net\",\"attack_type\":\"TCP SYN\",\"site_ip\":\"10.1.0.0/24\","
+    "\"start_time\":1764000000}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-cp-h5\",\"attack_type\":\"TCP SYN\",\"site_ip\":\"10.1.0.5\","
+    "\"start_time\":1764000010}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-cp-h6\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.1.0.6\","
+    "\"start_time\":1764000020}\n"
+    "{\"kind\":\"flow_down\",\"alert_id\":\"fd-1\",\"router_name\":\"edge-1\",\"site_ip\":\"10.0.0.0/24\","
+    "\"start_time\":1764000000}\n"
+    "{\"kind\":\"flow_down\",\"alert_id\":\"fd-2\",\"router_name\":\"edge-2\",\"site_ip\":\"10.0.0.0/24\","
+    "\"start_time\":1764000300,\"end_time\":1764000900}\n";
+/* re-sent: ev-op-1 closes with a larger peak, ev-op-2 changes nothing, fd-1 closes, fd-2 is known */
+static const char EVENTS_AGAIN[] =
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-op-1\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.0.0.0/28\","
+    "\"start_time\":1764000000,\"end_time\":1764000600,\"max_bps\":9000,\"max_pps\":10,\"severity\":\"high\"}\n"
+    "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-op-2\",\"attack_type\":\"TCP SYN\",\"site_ip\":\"10.0.0.3\","
+    "\"start_time\":1764000100,\"end_time\":1764000500,\"max_bps\":5,\"max_pps\":1}\n"
+    "{\"kind\":\"flow_down\",\"alert_id\":\"fd-1\",\"router_name\":\"edge-1\",\"site_ip\":\"10.0.0.0/24\","
+    "\"start_time\":1764000000,\"end_time\":1764000700}\n"
+    "{\"kind\":\"flow_down\",\"alert_id\":\"fd-2\",\"router_name\":\"edge-2\",\"site_ip\":\"10.0.0.0/24\","
+    "\"start_time\":1764000300,\"end_time\":1764000900}\n";
+/* the same sample twice in one batch: changed (stored), then the same (a duplicate) */
+static const char BANDWIDTH[] =
+    "{\"kind\":\"bandwidth\",\"site_id\":\"" AP_SITE_ID "\",\"time\":1764000000,\"node\":\"a\",\"raw_in\":100,\"raw_out\":200,"
+    "\"clean_in\":90,\"clean_out\":200}\n"
+    "{\"kind\":\"bandwidth\",\"site_id\":\"" AP_SITE_ID "\",\"time\":1764000010,\"node\":\"b\",\"raw_in\":1,\"raw_out\":2,"
+    "\"clean_in\":1,\"clean_out\":2}\n"
+    "{\"kind\":\"bandwidth\",\"site_id\":\"" AP_SITE_ID "\",\"time\":1764000020,\"node\":\"a\",\"raw_in\":150,\"raw_out\":200,"
+    "\"clean_in\":90,\"clean_out\":200}\n"
+    "{\"kind\":\"bandwidth\",\"site_id\":\"" AP_SITE_ID "\",\"time\":1764000030,\"node\":\"a\",\"raw_in\":150,\"raw_out\":200,"
+    "\"clean_in\":90,\"clean_out\":200}\n"
+    "{\"kind\":\"bandwidth\",\"site_id\":\"" AP_SITE_ID "\",\"time\":1764000060,\"node\":\"a\",\"raw_in\":7,\"raw_out\":8,"
+    "\"clean_in\":7,\"clean_out\":8}\n";
+
+/* WAF entries: three events, w5 arriving late bridges the first two */
+static void waf_entries(struct side *d)
+{
+    static const int times[] = {1764000000, 1764000300, 1764001100, 1764003000, 1764003100, 1764000700, 1764005000};
+    for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+        char line[512];
+        snprintf(line, sizeof line,
+                 "{\"kind\":\"waf_log\",\"_id\":\"w%zu\",\"timestamp\":%d,\"domain_port_id\":\"%s\",\"src_ip\":"
+                 "\"198.51.100.%zu\",\"src_ip_cc\":\"%s\",\"attack_type\":\"%s\",\"severity\":\"%s\",\"http_path\":"
+                 "\"/%zu\"}\n",
+                 i, times[i], PORT_ID, i % 2 + 1, i % 3 ? "NL" : "DE", i % 2 ? "xss" : "sqli", i == 3 ? "high" : "low", i % 3);
+        ingest_both(d, line, 1, 0);
+    }
+    ingest_both(d, "{\"kind\":\"waf_log\",\"_id\":\"w2\",\"timestamp\":1764001100,\"domain_port_id\":\"" PORT_ID "\","
+                   "\"src_ip\":\"198.51.100.1\",\"attack_type\":\"xss\"}\n",
+                0, 1);
+}
+
+TEST(pgsql_answers_as_sqlite)
+{
+    struct side d[2];
+    if (!open_side(&d[0], false, NULL) || !open_side(&d[1], true, "same")) {
+        CHECK(!"the stores open");
+        close_side(&d[0]);
+        close_side(&d[1]);
+        return;
+    }
+    /* flows in uneven batches around the ingest chunk (2048), each sent twice */
+    int cuts[] = {0, 1, 700, 2048, 2049, 4500};
+    for (size_t i = 0; i + 1 < sizeof cuts / sizeof *cuts; i++) {
+        char *part = flows(cuts[i], cuts[i + 1]);
+        ingest_both(d, part, cuts[i + 1] - cuts[i], 0);
+        ingest_both(d, part, 0, cuts[i + 1] - cuts[i]);
+        free(part);
+    }
+    ingest_both(d, EVENTS, 8, 0);
+    ingest_both(d, EVENTS_AGAIN, 2, 2);
+    ingest_both(d, BANDWIDTH, 4, 1);
+    waf_entries(d);
+    compare_events(d);
+    compare_flows(d);
+    compare_ap(d, 3, 2);
+    /* CleanPipe stop: the network event and the host events inside it */
+    long stopped[2] = {-1, -2};
+    for (int i = 0; i < 2; i++)
+        CHECK(d[i].s->ops->tel_event_stop(d[i].s, "ev-cp-net", true, NOW, &stopped[i]) == STORE_OK);
+    CHECK_INT(stopped[0], 3);
+    CHECK_INT(stopped[1], stopped[0]);
+    compare_events(d);
+    /* retention: the cut-off in the middle of the flows, a few rows a call */
+    for (int round = 0; round < 400; round++) {
+        long removed[2] = {-1, -2};
+        for (int i = 0; i < 2; i++)
+            CHECK(d[i].s->ops->tel_purge(d[i].s, T0 + 3600, 50, &removed[i]) == STORE_OK);
+        CHECK_INT(removed[1], removed[0]);
+        if (removed[0] <= 0)
+            break;
+    }
+    compare_flows(d);
+    compare_ap(d, 1, 0);
+    close_side(&d[0]);
+    close_side(&d[1]);
+}
+
+UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite))
