@@ -358,7 +358,7 @@ static int ensure_connected(struct store *s)
 static const char version_sql[] = "SELECT last_value + 1 FROM data_version";
 static const char begin_read_sql[] = "BEGIN ISOLATION LEVEL REPEATABLE READ";
 static const char begin_write_sql[] = "BEGIN";
-static const char write_lock_sql[] = "SELECT pg_advisory_xact_lock(1347571796002)";
+static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
 
 static int begin_pipelined(struct store *s, bool write, int64_t *version)
 {

@@ -23,6 +23,9 @@
 
 #include "store/store.h"
 
+/* Held by every write transaction until it ends ("PRPT" and a role). */
+#define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(1347571796002)"
+
 enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24 };
 
 struct pg_store {

@@ -8,6 +8,7 @@
 struct special_test {
     const char *name;
     int (*run)(struct fixture *fx); /* 0 when it held */
+    const char *sqlite_only;        /* why it cannot run on PostgreSQL (skipped there), or NULL */
 };
 
 extern const struct special_test special_tests[];
@@ -16,6 +17,8 @@ extern const struct special_test special_tests[];
 int oversized_heads(struct fixture *fx);
 /* special_abuse.c */
 int abuse_limits(struct fixture *fx);
+/* special_deploy_lock.c */
+int deploy_lock(struct fixture *fx);
 /* special_crash.c */
 int crash_safety(struct fixture *fx);
 
