@@ -71,6 +71,10 @@ int main(int argc, char **argv)
     for (const struct special_test *t = special_tests; t->name; t++) {
         if (filter && !strstr(t->name, filter))
             continue;
+        if (t->postgresql_only && !getenv("PARAPET_PG_CLUSTER")) {
+            printf("    skipped on SQLite: %s\n", t->name);
+            continue;
+        }
         if (t->sqlite_only && getenv("PARAPET_STORE")) {
             printf("    skipped on PostgreSQL: %s: %s\n", t->name, t->sqlite_only);
             continue;
