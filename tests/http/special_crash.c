@@ -29,7 +29,7 @@
 
 /* Half the writers issue tokens flat out; the others create zones, paced
  * so that the customer's 1000-zone limit is never reached. */
-enum { CYCLES = 5, WRITERS = 4, ZONE_PAUSE_MS = 12, ZONES_PER_CYCLE = 90, MAX_ACKED = 50000 };
+enum { CYCLES = 5, WRITERS = 4, ZONE_PAUSE_MS = 12, ZONES_PER_CYCLE = 90, MAX_ACKED = 400000 };
 
 struct world {
     char data[300], ca_file[400], base[64];
@@ -293,14 +293,15 @@ static void writers_stop(pthread_t *th)
         pthread_join(th[i], NULL);
 }
 
-/* Waits (up to secs) until both kinds of write have been acknowledged since
- * the counts were before_t and before_z; whether they were. */
-static bool writes_flowing(int before_t, int before_z, int secs)
+/* Waits (up to secs) until both kinds of write (or tokens only, without
+ * zones_too) have been acknowledged since the counts were before_t and
+ * before_z; whether they were. */
+static bool writes_flowing(int before_t, int before_z, bool zones_too, int secs)
 {
     struct timespec tick = {0, 10 * 1000 * 1000};
     for (int waited = 0; waited < secs * 100; waited++) {
         pthread_mutex_lock(&acked.lock);
-        bool going = acked.ntokens > before_t && acked.nzones > before_z;
+        bool going = acked.ntokens > before_t && (!zones_too || acked.nzones > before_z);
         pthread_mutex_unlock(&acked.lock);
         if (going)
             return true;
@@ -309,27 +310,40 @@ static bool writes_flowing(int before_t, int before_z, int secs)
     return false;
 }
 
+/* A seeded world, its server started and the installed app logged in, the
+ * acknowledged lists empty: the server's pid, or -1 (reported). opts gets
+ * the server's options (to start it again). */
+static pid_t world_start(struct fixture *fx, struct world *w, int port, char *opts, size_t opts_size)
+{
+    snprintf(opts, opts_size,
+             "--tls-cert '%s/tls/cert.pem' --tls-key '%s/tls/key.pem' --no-dns-deploy --rate-limit 0",
+             fx->data, fx->data);
+    if (seed(fx, w, port) != 0) {
+        check_fail(__func__, "cannot seed a data directory");
+        return -1;
+    }
+    pid_t pid = server_start(fx->bin, w->data, port, opts, fx->log);
+    if (pid < 0 || login(fx, w) != 0) {
+        if (pid > 0)
+            server_stop(pid);
+        check_fail(__func__, "cannot start a server and log in");
+        return -1;
+    }
+    acked.tokens = calloc(MAX_ACKED, sizeof *acked.tokens);
+    acked.zones = calloc(MAX_ACKED, sizeof *acked.zones);
+    acked.ntokens = acked.nzones = 0;
+    return pid;
+}
+
 int crash_safety(struct fixture *fx)
 {
     static struct world w;
     int port = free_port();
     char opts[1024];
-    snprintf(opts, sizeof opts,
-             "--tls-cert '%s/tls/cert.pem' --tls-key '%s/tls/key.pem' --no-dns-deploy --rate-limit 0",
-             fx->data, fx->data);
-    if (seed(fx, &w, port) != 0)
-        return FAIL("cannot seed a data directory");
-    pid_t pid = server_start(fx->bin, w.data, port, opts, fx->log);
+    pid_t pid = world_start(fx, &w, port, opts, sizeof opts);
     if (pid < 0)
-        return FAIL("cannot start a server");
-    if (login(fx, &w) != 0) {
-        server_stop(pid);
-        return FAIL("cannot get an installed app's token");
-    }
+        return 1;
     int bad = 0;
-    acked.tokens = calloc(MAX_ACKED, sizeof *acked.tokens);
-    acked.zones = calloc(MAX_ACKED, sizeof *acked.zones);
-    acked.ntokens = acked.nzones = 0;
     struct writer wr[WRITERS];
     memset(wr, 0, sizeof wr);
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
@@ -343,7 +357,7 @@ int crash_safety(struct fixture *fx)
         writers_start(&w, wr, th, cycle);
         /* once both kinds of write are going (a loaded machine may take a
          * while), the kill comes at a random moment */
-        writes_flowing(before_t, before_z, 10);
+        writes_flowing(before_t, before_z, true, 10);
         long ms = 100 + rand() % 700;
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
         nanosleep(&ts, NULL);
@@ -385,27 +399,15 @@ static int cluster(const char *verb)
 int pg_restart(struct fixture *fx)
 {
     static struct world w;
-    int port = free_port();
     char opts[1024];
-    snprintf(opts, sizeof opts,
-             "--tls-cert '%s/tls/cert.pem' --tls-key '%s/tls/key.pem' --no-dns-deploy --rate-limit 0",
-             fx->data, fx->data);
-    if (seed(fx, &w, port) != 0)
-        return FAIL("cannot seed a data directory");
-    pid_t pid = server_start(fx->bin, w.data, port, opts, fx->log);
-    if (pid < 0 || login(fx, &w) != 0) {
-        if (pid > 0)
-            server_stop(pid);
-        return FAIL("cannot start a server and log in");
-    }
-    acked.tokens = calloc(MAX_ACKED, sizeof *acked.tokens);
-    acked.zones = calloc(MAX_ACKED, sizeof *acked.zones);
-    acked.ntokens = acked.nzones = 0;
+    pid_t pid = world_start(fx, &w, free_port(), opts, sizeof opts);
+    if (pid < 0)
+        return 1;
     struct writer wr[WRITERS];
     pthread_t th[WRITERS];
     int bad = 0;
     writers_start(&w, wr, th, 100);
-    bad |= !writes_flowing(0, 0, 10) ? FAIL("no write acknowledged before the restart") : 0;
+    bad |= !writes_flowing(0, 0, true, 10) ? FAIL("no write acknowledged before the restart") : 0;
     bad |= cluster("stop") != 0 ? FAIL("cannot stop the cluster") : 0;
     atomic_store(&unavailable, 0);
     atomic_store(&odd, 0);
@@ -419,7 +421,8 @@ int pg_restart(struct fixture *fx)
                       acked.nzones - down_z)
                : 0;
     bad |= cluster("restart") != 0 ? FAIL("cannot start the cluster again") : 0;
-    bad |= !writes_flowing(acked.ntokens, acked.nzones, 30) ? FAIL("no write acknowledged after the restart") : 0;
+    /* (tokens: the zone writers may have spent their names while it was down) */
+    bad |= !writes_flowing(acked.ntokens, acked.nzones, false, 30) ? FAIL("no token issued after the restart") : 0;
     writers_stop(th);
     printf("    pg_restart: %d answers 503 50300001 in 2 s down; %d tokens and %d zones acknowledged in all\n",
            during_unavailable, acked.ntokens, acked.nzones);
