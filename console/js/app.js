@@ -75,5 +75,11 @@ signoutBtn.addEventListener('click', () => {
   location.hash = '#/';
   route();
 });
+// The skip link moves focus to the page's content without leaving the
+// route in the address bar (its #main is for a browser without script).
+document.querySelector('a.skip').addEventListener('click', ev => {
+  ev.preventDefault();
+  main.focus();
+});
 window.addEventListener('hashchange', route);
 route();

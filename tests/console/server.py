@@ -35,7 +35,7 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, extra=()):
         self.binary = os.path.abspath(binary)
         self.dir = tempfile.mkdtemp(prefix="parapet-console-")
         self.data = os.path.join(self.dir, "data")
@@ -44,7 +44,7 @@ class Server:
         self.log = open(os.path.join(self.dir, "server.log"), "w")
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--dev", "--data", self.data, "--listen", f"127.0.0.1:{self.port}",
-             "--no-dns-deploy", "--threads", "2"],
+             "--no-dns-deploy", "--threads", "2", *extra],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=self.dir)
         deadline = time.time() + 90
         while True:
