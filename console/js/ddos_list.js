@@ -16,9 +16,11 @@ export function ddosList(o) {
   const load = at => fill(list, async () => {
     offset = at;
     const r = await o.read(filter, offset);
+    // the action third: on a phone it shows without scrolling the table
     const columns = [
       {label: 'Alert id', header: true, value: o.alert},
       {label: 'Status', value: e => (e.status === 1 ? badge('ongoing', 'bad') : badge('stopped', 'muted'))},
+      o.action && {label: 'Action', value: e => o.action(e, () => load(offset))},
       {label: 'Attack type', value: e => e.attack_type},
       {label: 'Address', value: e => e.site_ip},
       {label: 'Start (UTC)', value: e => fmt.time(e.start_time)},
@@ -26,8 +28,7 @@ export function ddosList(o) {
       {label: 'Peak bps', num: true, value: e => fmt.bps(e.max_bps), raw: e => e.max_bps},
       {label: 'Peak pps', num: true, value: e => fmt.pps(e.max_pps), raw: e => e.max_pps},
       {label: 'Severity', value: o.severity},
-    ];
-    if (o.action) columns.push({label: 'Action', value: e => o.action(e, () => load(offset))});
+    ].filter(Boolean);
     return [table('DDoS events, newest first', columns, r.events, 'no events in this window.'),
       pager('Events', offset, filter.num, r.total, load)];
   });

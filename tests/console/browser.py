@@ -142,6 +142,12 @@ class Browser:
         if self.js("return document.querySelectorAll('h1').length") != 1:
             problems.append(f"{name}: not exactly one h1")
         problems += [f"{name}: contrast {low}" for low in self.contrast()]
+        outside = self.js("""return [...document.body.children].filter(e => e.getClientRects().length &&
+            !e.matches('header, nav, main, footer, aside, a.skip, script')).map(e => e.outerHTML.slice(0, 80))""")
+        if outside:
+            problems.append(f"{name}: content outside the landmarks: {outside}")
+        if self.js("return document.querySelectorAll('header, main').length") != 2:
+            problems.append(f"{name}: not one header and one main")
         if narrow:
             over = self.js("return document.documentElement.scrollWidth - window.innerWidth")
             if over > 0:

@@ -61,7 +61,7 @@ function summary(base) {
     const r = await api.get(`${base}/network_summary`, {range: range.value, type: type.value});
     const rate = type.value === 'pps' ? fmt.pps : fmt.bps;
     return GROUPS.map(([key, title, member, size]) => table(title, [
-      {label: title, header: true, value: x => String(x[member])},
+      {label: title, header: true, value: x => (x[member] === '' ? '(none)' : String(x[member]))},
       {label: size, num: true, value: x => rate(x.size)},
       {label: 'Flows', num: true, value: x => (x.count === undefined ? '—' : fmt.count(x.count))},
     ], r[key] || [], 'none in this range.'));
