@@ -116,9 +116,12 @@ class Api:
             "app_id": app["app_id"], "secret": app["secret"], "grant_type": "client_credential"})
         self.token = r["result"]["access_token"]
 
-    def call(self, method, path, query=None, form=None):
+    def call(self, method, path, query=None, form=None, json_body=None):
         q = dict(query or {})
         q["access_token"] = self.token
+        if json_body is not None:
+            return self.s.request(method, "/api" + path, query=q, body=json.dumps(json_body).encode(),
+                                  headers={"Content-Type": "application/json"})
         return self.s.request(method, "/api" + path, query=q, form=form)
 
     def get(self, path, **query):
