@@ -146,6 +146,10 @@ class Browser:
             !e.matches('header, nav, main, footer, aside, a.skip, script')).map(e => e.outerHTML.slice(0, 80))""")
         if outside:
             problems.append(f"{name}: content outside the landmarks: {outside}")
+        twice = self.js("""const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+            return ids.filter((id, i) => ids.indexOf(id) !== i)""")
+        if twice:
+            problems.append(f"{name}: ids used twice: {twice}")
         if self.js("return document.querySelectorAll('header, main').length") != 2:
             problems.append(f"{name}: not one header and one main")
         if narrow:
