@@ -129,18 +129,33 @@ static bool changes_rows(const PGresult *res)
 
 static int ensure_connected(struct store *s);
 
-PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
+/* Prepares (once per connection) and runs sql; NULL when it could not be
+ * sent (the connection is gone). */
+static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg_params *p)
 {
     char name[16];
+    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
+        return NULL;
+    return PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                          p ? p->formats : NULL, 0);
+}
+
+PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
+{
     *rc = STORE_ERROR;
     /* A statement outside a transaction (a background loop's lookup) opens
      * a broken connection again itself: nothing else would. */
     if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
         return NULL;
-    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
+    PGresult *res = exec_prepared(s, sql, p);
+    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
+        /* the server had closed the connection (a restart) before this
+         * statement reached it: once more, on a new one */
+        PQclear(res);
+        res = exec_prepared(s, sql, p);
+    }
+    if (!res)
         return NULL;
-    PGresult *res = PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL,
-                                   p ? p->lengths : NULL, p ? p->formats : NULL, 0);
     ExecStatusType st = PQresultStatus(res);
     if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
         if (changes_rows(res))
