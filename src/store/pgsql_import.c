@@ -338,7 +338,29 @@ static int continue_sequences(struct import *im, const char *table, const struct
     return 0;
 }
 
-static int copy_table(struct import *im, const char *oid, const char *table)
+/* A table partitioned by a time range (pg/010: "RANGE (ts)") gets the
+ * partitions for the times SQLite holds before its rows go in. */
+static int cover_partitions(struct import *im, const char *table, const char *partkey)
+{
+    char col[64];
+    if (sscanf(partkey, "RANGE (%63[a-z_])", col) != 1)
+        return fail(im, "table %s: partitioned as %s, which this parapet cannot fill", table, partkey);
+    char sql[256], lo[24], hi[24];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM \"%s\"", table);
+    if (sqlite_scalar(im, sql) <= 0)
+        return 0; /* nothing to place */
+    snprintf(sql, sizeof sql, "SELECT min(\"%s\") FROM \"%s\"", col, table);
+    snprintf(lo, sizeof lo, "%lld", sqlite_scalar(im, sql));
+    snprintf(sql, sizeof sql, "SELECT max(\"%s\") FROM \"%s\"", col, table);
+    snprintf(hi, sizeof hi, "%lld", sqlite_scalar(im, sql));
+    const char *p[] = {lo, hi};
+    PGresult *res = pg_run(im, "SELECT tel_partitions_cover($1::bigint, $2::bigint)", 2, p, PGRES_TUPLES_OK);
+    bool ok = res != NULL;
+    PQclear(res);
+    return ok ? 0 : -1;
+}
+
+static int copy_table(struct import *im, const char *oid, const char *table, const char *partkey)
 {
     if (!plain_name(table))
         return fail(im, "table %s: unexpected name", table);
@@ -362,6 +384,8 @@ static int copy_table(struct import *im, const char *oid, const char *table)
     int ncols = 0;
     long long copied = 0;
     int rc = plan_columns(im, oid, table, &cols, &ncols);
+    if (rc == 0 && *partkey)
+        rc = cover_partitions(im, table, partkey);
     /* Copied rows are not new events: the table's own triggers (a
      * webhook's outbox, say) stay off while they go in (in this
      * transaction: they are on again at its end, either way). */
@@ -435,7 +459,8 @@ static int copy_all(struct import *im)
         return -1;
     PQclear(res);
     res = pg_run(im,
-                 "SELECT c.oid::text, c.relname FROM pg_class c "
+                 "SELECT c.oid::text, c.relname, CASE c.relkind WHEN 'p' THEN pg_get_partkeydef(c.oid) END "
+                 "FROM pg_class c "
                  "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') "
                  "AND NOT c.relispartition AND c.relname <> 'schema_migrations' ORDER BY c.oid",
                  0, NULL, PGRES_TUPLES_OK);
@@ -443,7 +468,7 @@ static int copy_all(struct import *im)
         return -1;
     int rc = 0;
     for (int i = 0; i < PQntuples(res) && rc == 0; i++)
-        rc = copy_table(im, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1));
+        rc = copy_table(im, PQgetvalue(res, i, 0), PQgetvalue(res, i, 1), PQgetvalue(res, i, 2));
     PQclear(res);
     if (rc == 0)
         rc = check_nothing_left(im);

@@ -368,6 +368,29 @@ int pg_tel_waf_add(struct store *s, const struct tel_record *r); /* pgsql_tel_wa
 /* Flows and bandwidth samples do not depend on the other records (nor
  * they on them): they are stored after the others, which go one by one in
  * their order. */
+/* The monthly partitions of the flow and bandwidth tables (pg/010) for the
+ * times of this batch, made before the rows go in. */
+static int cover_months(struct store *s, const struct tel_record *recs, size_t n)
+{
+    static const char sql[] = "SELECT tel_partitions_cover($1, $2)";
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = recs[i].kind == TEL_FLOW ? recs[i].u.flow.time
+                    : recs[i].kind == TEL_BANDWIDTH ? recs[i].u.bw.minute
+                                                    : INT64_MIN;
+        if (t == INT64_MIN)
+            continue;
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    if (lo > hi)
+        return STORE_OK;
+    struct pg_params p = {0};
+    pp_int(&p, lo);
+    pp_int(&p, hi);
+    return pg_exec(s, sql, &p, NULL);
+}
+
 int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -390,7 +413,7 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
             out->duplicates++;
     }
     long flows, stored, samples, changed;
-    if (store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
+    if (cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
         store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK)
         return STORE_ERROR;
     out->records += flows + samples;
