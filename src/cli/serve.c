@@ -22,6 +22,7 @@
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "deploy/deployer.h"
+#include "store/pgsql.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
@@ -401,8 +402,22 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
     return ddos_deployer_start(&ddos.st, &c->store);
 }
 
+/* Over PostgreSQL the nodes tell each other about their writes, so that a
+ * data plane beside one node follows another's at once (pgsql_changes.c). */
+static int start_changes(const struct server_config *c)
+{
+    if (strcmp(c->store.backend, "postgresql") != 0)
+        return 0;
+    if (pgsql_changes_start(c->store.path, deployers_wake_local) != 0)
+        return -1;
+    deployers_set_announcer(pgsql_changes_announce);
+    return 0;
+}
+
 static void stop_deployers(void)
 {
+    deployers_set_announcer(NULL);
+    pgsql_changes_stop();
     fnm_graphite_stop();
     ddos_deployer_stop();
     waf_loop_stop();
@@ -447,7 +462,8 @@ static int run(struct server_config *c, json_t *a)
     signal(SIGPIPE, SIG_IGN);
 
     deployers_lock_dir(c->data_dir); /* one deploying process per data directory */
-    if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0) {
+    if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0 ||
+        start_changes(c) != 0) {
         stop_deployers();
         goto failed;
     }

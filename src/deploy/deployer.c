@@ -134,13 +134,30 @@ static bool wants(const struct deployer *d, const char *path)
     return false;
 }
 
-void deployers_wake_path(const char *path)
+void deployers_wake_local(const char *path)
 {
     pthread_mutex_lock(&registry.mu);
     for (int i = 0; i < DEPLOYER_MAX; i++)
-        if (registry.running[i] && wants(registry.running[i], path))
+        if (registry.running[i] && (!*path || wants(registry.running[i], path)))
             deployer_wake(registry.running[i]);
     pthread_mutex_unlock(&registry.mu);
+}
+
+static void (*_Atomic announcer)(const char *path);
+
+void deployers_set_announcer(void (*announce)(const char *path))
+{
+    announcer = announce;
+}
+
+void deployers_wake_path(const char *path)
+{
+    deployers_wake_local(path);
+    /* the paths deployers follow are the API's and ingest's (token
+     * issuance, say, concerns no data plane) */
+    void (*announce)(const char *path) = announcer;
+    if (announce && (strncmp(path, "/api/", 5) == 0 || strncmp(path, "/ingest/", 8) == 0))
+        announce(path);
 }
 
 void deployer_stop(struct deployer *d)

@@ -52,8 +52,14 @@ void deployers_lock_dir(const char *dir);
 /* Starts d's thread (d must outlive deployer_stop); -1 on failure. */
 int deployer_start(struct deployer *d, const struct store_config *store_cfg);
 void deployer_wake(struct deployer *d);
-/* Wakes every running deployer one of whose prefixes `path` starts with. */
+/* Wakes every running deployer one of whose prefixes `path` starts with,
+ * here and, through the announcer when one is set, on the other nodes. */
 void deployers_wake_path(const char *path);
+/* The same for this process only ("": every deployer): what the other
+ * nodes' announcements call. */
+void deployers_wake_local(const char *path);
+/* Sets the function that tells other nodes about a write (NULL: none). */
+void deployers_set_announcer(void (*announce)(const char *path));
 /* Stops d's thread after its current pass; nothing when it is not running. */
 void deployer_stop(struct deployer *d);
 

@@ -16,4 +16,12 @@ struct store *pgsql_store_open(const char *conninfo);
  * true}, or -1 with a message in err (nothing written). */
 int pgsql_import_sqlite(const char *sqlite_path, const char *conninfo, json_t **report, char *err, size_t errsize);
 
+/* Changes between nodes (pgsql_changes.c): a thread of its own that sends
+ * the API path of each write announced here with NOTIFY, and calls heard()
+ * with the paths other processes sent ("" after a reconnect: anything may
+ * have changed). announce() never blocks; both do nothing until start. */
+int pgsql_changes_start(const char *conninfo, void (*heard)(const char *path));
+void pgsql_changes_announce(const char *path);
+void pgsql_changes_stop(void);
+
 #endif

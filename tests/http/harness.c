@@ -375,3 +375,30 @@ int server_stop(pid_t pid)
     waitpid(pid, &st, 0);
     return -1;
 }
+
+bool file_says(const char *path, long from, const char *text, int secs)
+{
+    for (int i = 0; i <= secs * 10; i++) {
+        FILE *f = fopen(path, "r");
+        bool found = false;
+        char line[2048];
+        if (f && fseek(f, from, SEEK_SET) == 0)
+            while (!found && fgets(line, sizeof line, f))
+                found = strstr(line, text) != NULL;
+        if (f)
+            fclose(f);
+        if (found)
+            return true;
+        nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    }
+    return false;
+}
+
+long file_size(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long n = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    if (f)
+        fclose(f);
+    return n;
+}

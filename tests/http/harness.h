@@ -60,6 +60,11 @@ pid_t server_start(const char *bin, const char *data, int port, const char *extr
 /* Sends SIGTERM and waits; returns the exit status (or -1). */
 int server_stop(pid_t pid);
 int free_port(void);
+/* Whether the file holds `text` after its first `from` bytes, waiting up to
+ * secs for it to appear (a server's log line, say). */
+bool file_says(const char *path, long from, const char *text, int secs);
+/* The file's size in bytes (0 when it cannot be read). */
+long file_size(const char *path);
 
 /* ---- results ---- */
 void check_fail(const char *where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

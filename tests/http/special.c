@@ -681,6 +681,8 @@ const struct special_test special_tests[] = {
     {"special: kill -9 under write load loses no acknowledged write; integrity_check ok", crash_safety, NULL, false},
     {"special: PostgreSQL restarted under write load: 503 while down, writes resume, none lost", pg_restart, NULL,
      true},
+    {"special: PostgreSQL: a write through one node reaches another node's deployer at once", changes_between_nodes,
+     NULL, true},
     {"special: per-app request quota (429, RateLimit headers) and failed token requests slowed", abuse_limits, NULL, false},
     {"special: graceful shutdown finishes requests in flight", graceful_shutdown, NULL, false},
     {"special: per-address connection limit, idle timeout, --plain-http", connection_limits, NULL, false},

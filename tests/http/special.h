@@ -20,6 +20,8 @@ extern const struct special_test special_tests[];
 int oversized_heads(struct fixture *fx);
 /* special_abuse.c */
 int abuse_limits(struct fixture *fx);
+/* special_changes.c */
+int changes_between_nodes(struct fixture *fx);
 /* special_deploy_lock.c */
 int deploy_lock(struct fixture *fx);
 /* special_crash.c */
