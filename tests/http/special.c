@@ -685,5 +685,6 @@ const struct special_test special_tests[] = {
     {"special: [::] listens dual-stack; IPv4 clients meet IPv4 allow lists", dual_stack},
     {"special: admin CLI output, errors, ASN import", admin_cli},
     {"special: secret rotation and token revocation", secret_rotation_and_revocation},
+    {"special: webhooks signed, retried, in order per resource, per tenant, replayable", webhook_delivery},
     {NULL, NULL},
 };

@@ -18,5 +18,7 @@ int oversized_heads(struct fixture *fx);
 int abuse_limits(struct fixture *fx);
 /* special_crash.c */
 int crash_safety(struct fixture *fx);
+/* special_webhooks.c */
+int webhook_delivery(struct fixture *fx);
 
 #endif
