@@ -225,8 +225,7 @@ int pg_webhook_enqueue_one(struct store *s, const char *endpoint_id, const char 
 
 int pg_webhook_next_due(struct store *s, int64_t *next_ms)
 {
-    static const char sql[] = "SELECT min(greatest(d.next_at, d.lease_until)) FROM webhook_deliveries d "
-                              "JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE " SENDABLE;
+    static const char sql[] = "SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending'";
     PGresult *r;
     int rc = pg_one(s, sql, NULL, &r);
     if (rc != STORE_OK)
@@ -243,7 +242,7 @@ int pg_webhook_claim(struct store *s, int64_t now, int64_t lease_ms, long limit,
 {
     static const char sql[] =
         "WITH due AS (SELECT d.seq FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id "
-        "WHERE d.next_at <= $1 AND d.lease_until <= $1 AND " SENDABLE " ORDER BY d.seq LIMIT $2), "
+        "WHERE d.next_at <= $1 AND d.lease_until <= $1 AND " SENDABLE " ORDER BY d.next_at LIMIT $2), "
         "leased AS (UPDATE webhook_deliveries d SET lease_until = $3 FROM due WHERE d.seq = due.seq "
         "RETURNING d.seq, d.id, d.attempts, d.created_at, d.endpoint_id, d.event_seq) "
         "SELECT l.seq, l.id, l.attempts, l.created_at, l.endpoint_id, w.url, w.secret, e.id AS event_id, e.type, e.payload, "

@@ -252,8 +252,7 @@ int sq_webhook_enqueue_one(struct store *s, const char *endpoint_id, const char 
 
 int sq_webhook_next_due(struct store *s, int64_t *next_ms)
 {
-    static const char sql[] = "SELECT min(max(d.next_at, d.lease_until)) FROM webhook_deliveries d "
-                              "JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE " SENDABLE;
+    static const char sql[] = "SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending'";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -272,7 +271,7 @@ int sq_webhook_claim(struct store *s, int64_t now, int64_t lease_ms, long limit,
         "SELECT d.seq, d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.secret, e.id AS event_id, e.type, e.payload, "
         "e.created_at AS event_created_at, e.customer_id FROM webhook_deliveries d "
         "JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN webhook_events e ON e.seq = d.event_seq "
-        "WHERE d.next_at <= ?1 AND d.lease_until <= ?1 AND " SENDABLE " ORDER BY d.seq LIMIT ?2";
+        "WHERE d.next_at <= ?1 AND d.lease_until <= ?1 AND " SENDABLE " ORDER BY d.next_at LIMIT ?2";
     static const char lease_sql[] = "UPDATE webhook_deliveries SET lease_until = ?2 WHERE seq = ?1";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)

@@ -415,14 +415,15 @@ struct store_ops {
      * delivery new_id: the ping an owner sends to try a receiver. */
     int (*webhook_enqueue_one)(struct store *s, const char *endpoint_id, const char *event_id, const char *type,
                                const char *payload, const char *new_id);
-    /* The earliest time (unix ms) a pending delivery of an enabled endpoint
-     * may be sent, or STORE_NOT_FOUND when none is pending. */
+    /* The earliest next attempt time (unix ms) of a pending delivery, or
+     * STORE_NOT_FOUND when none is pending (a due one may still be held
+     * back or leased: webhook_claim decides; this only says when to look). */
     int (*webhook_next_due)(struct store *s, int64_t *next_ms);
     /* In the open write transaction: takes up to `limit` deliveries due at
      * now_ms whose resource has no earlier pending delivery to the same
      * endpoint, and leases them until now_ms + lease_ms. Rows {"seq","id","created_at",
      * "attempts","endpoint_id","url","secret","event_id","type","payload",
-     * "event_created_at","customer_id"}, in delivery order. */
+     * "event_created_at","customer_id"}, the longest due first. */
     int (*webhook_claim)(struct store *s, int64_t now_ms, int64_t lease_ms, long limit, json_t **out);
     /* Records an attempt and the delivery's new state (lease released). */
     int (*webhook_attempt_record)(struct store *s, const struct webhook_attempt *a);

@@ -133,7 +133,7 @@ TEST(order_per_resource_and_attempts)
     db->ops->begin(db, false);
     CHECK_INT(db->ops->webhook_next_due(db, &due), STORE_OK);
     db->ops->commit(db);
-    CHECK_INT(due, now + 5000); /* the retry, not the one it holds back */
+    CHECK(due < now); /* the one held back is due (claim holds it back) */
     rows = claim(now + 1000);
     CHECK_INT(json_array_size(rows), 0);
     json_decref(rows);
