@@ -147,6 +147,7 @@ struct audit_entry {
     int status;
     const char *app_id, *portal_id, *customer_id, *client;
     const char *target, *changes; /* JSON texts */
+    const char *diff;             /* JSON text: the loaded resources' changed members, before -> after */
 };
 
 /* Filters of an audit log read: NULL or 0 is no filter on that member. */

@@ -215,7 +215,7 @@ static int tenancy(const char *c1, const char *webhook)
     long st, st2;
     int bad = 0;
     /* another portal's token on C1's path; the owner portal on another customer's path */
-    const char *tries[][2] = {{"T_P2", "C1"}, {"T_P1", "C2"}, {"IA1_C3_TOKEN", "C1"}};
+    const char *tries[][2] = {{"T_P2_WEBHOOKS", "C1"}, {"T_P1", "C2"}, {"IA1_C3_TOKEN", "C1"}};
     for (size_t i = 0; i < 3; i++) {
         snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s?access_token=%s", var_get("API"),
                  var_get(tries[i][1]), webhook, var_get(tries[i][0]));
@@ -241,7 +241,16 @@ int webhook_delivery(struct fixture *fx)
     int port = receiver_start(cert, key, 2);
     if (port < 0)
         return FAIL("cannot start the receiver");
-    const char *c1 = var_get("C1"), *c3 = var_get("C3"), *t1 = var_get("T_P1"), *t3 = var_get("T_P2");
+    /* a fresh token of the second portal (an earlier test revokes $T_P2) */
+    char u[256], form[512];
+    long st;
+    snprintf(u, sizeof u, "%s/oauth/credit/token", var_get("BASE"));
+    snprintf(form, sizeof form, "app_id=%s&secret=%s&grant_type=client_credential", var_get("PA2_ID"),
+             var_get("PA2_SECRET"));
+    json_t *tok = call("POST", u, "application/x-www-form-urlencoded", form, NULL, &st);
+    var_set("T_P2_WEBHOOKS", json_string_value(json_path(tok, ".result.access_token")) ?: "");
+    json_decref(tok);
+    const char *c1 = var_get("C1"), *c3 = var_get("C3"), *t1 = var_get("T_P1"), *t3 = var_get("T_P2_WEBHOOKS");
     char site1[17], site3[17], hook1[17], hook3[17], flaky[17];
     int bad = make_site(c1, t1, "whk_site", "10.251.0.0/24", site1);
     bad |= make_site(c3, t3, "whk_site3", "10.251.1.0/24", site3);
@@ -293,7 +302,6 @@ int webhook_delivery(struct fixture *fx)
     char url[512];
     snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s/delivery/%s/replay?access_token=%s", var_get("API"), c1,
              hook1, first ? first : "x", t1);
-    long st;
     json_t *replay = call("POST", url, NULL, NULL, NULL, &st);
     bad |= st != 200 ? FAIL("replay: %ld", st) : 0;
     n = wait_for("/c1", 4, got, 32);

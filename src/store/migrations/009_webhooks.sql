@@ -174,3 +174,8 @@ BEGIN
     WHERE s.rid = NEW.site_rid AND EXISTS (SELECT 1 FROM webhook_endpoints w
                                           WHERE w.customer_id = s.customer_id AND (w.events & 16) <> 0);
 END;
+
+-- The audit log (008) also keeps what a write changed in the resources it
+-- loaded: {"<kind> <id>": {"<member>": {"before": ..., "after": ...}}}, secrets
+-- redacted (src/core/audit.c), and rows of refused writes (status >= 400).
+ALTER TABLE audit_log ADD COLUMN diff TEXT NOT NULL DEFAULT '{}';

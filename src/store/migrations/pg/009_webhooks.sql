@@ -148,3 +148,8 @@ BEGIN
 END $$;
 CREATE TRIGGER webhook_deploy_failed AFTER INSERT OR UPDATE ON dataplane_state
     FOR EACH ROW EXECUTE FUNCTION webhook_deploy_failed();
+
+-- The audit log (008) also keeps what a write changed in the resources it
+-- loaded: {"<kind> <id>": {"<member>": {"before": ..., "after": ...}}}, secrets
+-- redacted (src/core/audit.c), and rows of refused writes (status >= 400).
+ALTER TABLE audit_log ADD COLUMN diff text NOT NULL DEFAULT '{}';
