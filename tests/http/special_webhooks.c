@@ -327,13 +327,15 @@ int webhook_delivery(struct fixture *fx)
         bad |= strstr(every[i].body, "whk-rolled-back") ? FAIL("an event of a refused batch was delivered") : 0;
     bad |= tenancy(c1, hook1);
 
-    /* leave nothing pending for other servers on this data: remove the webhooks */
-    const char *hooks[][3] = {{c1, t1, hook1}, {c1, t1, flaky}, {c3, t3, hook3}};
-    for (size_t i = 0; i < 3; i++) {
-        snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s?access_token=%s", var_get("API"), hooks[i][0],
-                 hooks[i][2], hooks[i][1]);
+    /* leave nothing pending for other servers on this data, nothing in the
+     * customers' site lists of later cases: remove the webhooks and sites */
+    const char *made[][4] = {{c1, t1, "webhook", hook1}, {c1, t1, "webhook", flaky}, {c3, t3, "webhook", hook3},
+                             {c1, t1, "op/site", site1}, {c3, t3, "op/site", site3}};
+    for (size_t i = 0; i < 5; i++) {
+        snprintf(url, sizeof url, "%s/spe/customer/%s/%s/%s?access_token=%s", var_get("API"), made[i][0],
+                 made[i][2], made[i][3], made[i][1]);
         json_decref(call("DELETE", url, NULL, NULL, NULL, &st));
-        bad |= st != 200 ? FAIL("delete webhook: %ld", st) : 0;
+        bad |= st != 200 ? FAIL("delete %s %s: %ld", made[i][2], made[i][3], st) : 0;
     }
     receiver_stop();
     return bad;
