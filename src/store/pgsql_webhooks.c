@@ -19,8 +19,9 @@ static int64_t now_ms(void)
 
 int pg_webhook_create(struct store *s, const struct webhook *w)
 {
-    static const char sql[] = "INSERT INTO webhook_endpoints (id, customer_id, url, secret, events, description, "
-                              "enabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)";
+    static const char sql[] =
+        "INSERT INTO webhook_endpoints (id, customer_id, url, secret, events, description, "
+        "enabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)";
     struct pg_params p = {0};
     pp_text(&p, w->id);
     pp_text(&p, w->customer_id);
@@ -35,8 +36,9 @@ int pg_webhook_create(struct store *s, const struct webhook *w)
 
 int pg_webhook_get(struct store *s, const char *customer_id, const char *id, struct webhook *out)
 {
-    static const char sql[] = "SELECT id, customer_id, url, secret, events, description, enabled, created_at, "
-                              "updated_at FROM webhook_endpoints WHERE id = $1 AND customer_id = $2";
+    static const char sql[] =
+        "SELECT id, customer_id, url, secret, events, description, enabled, created_at, "
+        "updated_at FROM webhook_endpoints WHERE id = $1 AND customer_id = $2";
     struct pg_params p = {0};
     pp_text(&p, id);
     pp_text(&p, customer_id);
@@ -69,8 +71,9 @@ int pg_webhook_list(struct store *s, const char *customer_id, json_t **out)
 
 int pg_webhook_update(struct store *s, const struct webhook *w)
 {
-    static const char sql[] = "UPDATE webhook_endpoints SET url = $3, secret = $4, events = $5, description = $6, "
-                              "enabled = $7, updated_at = $8 WHERE id = $1 AND customer_id = $2";
+    static const char sql[] =
+        "UPDATE webhook_endpoints SET url = $3, secret = $4, events = $5, description = $6, "
+        "enabled = $7, updated_at = $8 WHERE id = $1 AND customer_id = $2";
     struct pg_params p = {0};
     pp_text(&p, w->id);
     pp_text(&p, w->customer_id);
@@ -88,8 +91,8 @@ int pg_webhook_update(struct store *s, const struct webhook *w)
 int pg_webhook_delete(struct store *s, const char *customer_id, const char *id)
 {
     static const char endpoint_sql[] = "DELETE FROM webhook_endpoints WHERE id = $1 AND customer_id = $2";
-    static const char attempts_sql[] =
-        "DELETE FROM webhook_attempts WHERE delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE endpoint_id = $1)";
+    static const char attempts_sql[] = "DELETE FROM webhook_attempts WHERE delivery_seq IN (SELECT seq FROM "
+                                       "webhook_deliveries WHERE endpoint_id = $1)";
     static const char deliveries_sql[] = "DELETE FROM webhook_deliveries WHERE endpoint_id = $1";
     struct pg_params p = {0};
     pp_text(&p, id);
@@ -137,11 +140,13 @@ int pg_webhook_delivery_get(struct store *s, const char *endpoint_id, const char
 {
     static const char sql[] =
         "SELECT d.seq, d.id, e.id AS event_id, e.type, d.state, d.attempts, d.last_status, d.last_error, "
-        "d.next_at, d.created_at, d.done_at, d.replay_of, d.resource, e.payload, e.created_at AS event_created_at "
+        "d.next_at, d.created_at, d.done_at, d.replay_of, d.resource, e.payload, e.created_at AS "
+        "event_created_at "
         "FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq "
         "WHERE d.endpoint_id = $1 AND d.id = $2";
-    static const char attempts_sql[] = "SELECT n, at, duration_ms, status, error, response FROM webhook_attempts "
-                                       "WHERE delivery_seq = $1 ORDER BY n";
+    static const char attempts_sql[] =
+        "SELECT n, at, duration_ms, status, error, response FROM webhook_attempts "
+        "WHERE delivery_seq = $1 ORDER BY n";
     *out = NULL;
     struct pg_params p = {0};
     pp_text(&p, endpoint_id);
@@ -172,7 +177,8 @@ int pg_webhook_replay(struct store *s, const char *endpoint_id, const char *deli
 {
     static const char sql[] =
         "INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, resource, state, next_at, created_at, "
-        "replay_of) SELECT $3::text, endpoint_id, event_seq, resource, 'pending', $4::bigint, $5::bigint, id FROM webhook_deliveries "
+        "replay_of) SELECT $3::text, endpoint_id, event_seq, resource, 'pending', $4::bigint, $5::bigint, id "
+        "FROM webhook_deliveries "
         "WHERE endpoint_id = $1 AND id = $2";
     int64_t now = now_ms();
     struct pg_params p = {0};
@@ -191,10 +197,12 @@ int pg_webhook_enqueue_one(struct store *s, const char *endpoint_id, const char 
 {
     static const char event_sql[] =
         "INSERT INTO webhook_events (id, type, type_bit, customer_id, resource, payload, created_at) "
-        "SELECT $2::text, $3::text, 0, customer_id, 'endpoint:' || id, $4::text, $5::bigint FROM webhook_endpoints WHERE id = $1";
+        "SELECT $2::text, $3::text, 0, customer_id, 'endpoint:' || id, $4::text, $5::bigint FROM "
+        "webhook_endpoints WHERE id = $1";
     static const char delivery_sql[] =
         "INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, resource, state, next_at, created_at) "
-        "SELECT $3::text, $1::text, seq, resource, 'pending', $4::bigint, $5::bigint FROM webhook_events WHERE id = $2";
+        "SELECT $3::text, $1::text, seq, resource, 'pending', $4::bigint, $5::bigint FROM webhook_events "
+        "WHERE id = $2";
     int64_t now = now_ms();
     struct pg_params p = {0};
     pp_text(&p, endpoint_id);
@@ -220,8 +228,9 @@ int pg_webhook_enqueue_one(struct store *s, const char *endpoint_id, const char 
 /* ---- the delivery worker ---- */
 
 #define SENDABLE                                                                                             \
-    "d.state = 'pending' AND w.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "            \
-    "WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.state = 'pending' AND p.seq < d.seq)"
+    "d.state = 'pending' AND w.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "              \
+    "WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.state = 'pending' AND p.seq < "   \
+    "d.seq)"
 
 int pg_webhook_next_due(struct store *s, int64_t *next_ms)
 {
@@ -241,11 +250,13 @@ int pg_webhook_next_due(struct store *s, int64_t *next_ms)
 int pg_webhook_claim(struct store *s, int64_t now, int64_t lease_ms, long limit, json_t **out)
 {
     static const char sql[] =
-        "WITH due AS (SELECT d.seq FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id "
+        "WITH due AS (SELECT d.seq FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = "
+        "d.endpoint_id "
         "WHERE d.next_at <= $1 AND d.lease_until <= $1 AND " SENDABLE " ORDER BY d.next_at LIMIT $2), "
         "leased AS (UPDATE webhook_deliveries d SET lease_until = $3 FROM due WHERE d.seq = due.seq "
         "RETURNING d.seq, d.id, d.attempts, d.created_at, d.endpoint_id, d.event_seq) "
-        "SELECT l.seq, l.id, l.attempts, l.created_at, l.endpoint_id, w.url, w.secret, e.id AS event_id, e.type, e.payload, "
+        "SELECT l.seq, l.id, l.attempts, l.created_at, l.endpoint_id, w.url, w.secret, e.id AS event_id, "
+        "e.type, e.payload, "
         "e.created_at AS event_created_at, e.customer_id FROM leased l "
         "JOIN webhook_endpoints w ON w.id = l.endpoint_id JOIN webhook_events e ON e.seq = l.event_seq "
         "ORDER BY l.seq";
@@ -260,10 +271,12 @@ int pg_webhook_attempt_record(struct store *s, const struct webhook_attempt *a)
 {
     static const char attempt_sql[] =
         "INSERT INTO webhook_attempts (delivery_seq, n, at, duration_ms, status, error, response) "
-        "SELECT seq, attempts + 1, $2::bigint, $3::bigint, $4::bigint, $5::text, $6::text FROM webhook_deliveries WHERE seq = $1";
+        "SELECT seq, attempts + 1, $2::bigint, $3::bigint, $4::bigint, $5::text, $6::text FROM "
+        "webhook_deliveries WHERE seq = $1";
     static const char delivery_sql[] =
         "UPDATE webhook_deliveries SET attempts = attempts + 1, state = $2, next_at = $3, lease_until = 0, "
-        "last_status = $4, last_error = $5, done_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE $6::bigint END "
+        "last_status = $4, last_error = $5, done_at = CASE WHEN $2::text = 'pending' THEN NULL ELSE "
+        "$6::bigint END "
         "WHERE seq = $1";
     struct pg_params p = {0};
     pp_int(&p, a->delivery_seq);
@@ -298,7 +311,8 @@ int pg_webhook_purge(struct store *s, int64_t before, long limit, long *removed)
         "WHERE state <> 'pending' AND done_at < $1 ORDER BY seq LIMIT $2)";
     static const char events_sql[] =
         "DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events e WHERE e.created_at < $1 "
-        "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq) ORDER BY seq LIMIT $2)";
+        "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq) ORDER BY seq LIMIT "
+        "$2)";
     const char *const sqls[] = {attempts_sql, deliveries_sql, events_sql};
     struct pg_params p = {0};
     pp_int(&p, before);

@@ -18,8 +18,9 @@ static int64_t now_ms(void)
 
 int sq_webhook_create(struct store *s, const struct webhook *w)
 {
-    static const char sql[] = "INSERT INTO webhook_endpoints (id, customer_id, url, secret, events, description, "
-                              "enabled, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)";
+    static const char sql[] =
+        "INSERT INTO webhook_endpoints (id, customer_id, url, secret, events, description, "
+        "enabled, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -36,8 +37,9 @@ int sq_webhook_create(struct store *s, const struct webhook *w)
 
 int sq_webhook_get(struct store *s, const char *customer_id, const char *id, struct webhook *out)
 {
-    static const char sql[] = "SELECT id, customer_id, url, secret, events, description, enabled, created_at, "
-                              "updated_at FROM webhook_endpoints WHERE id = ?1 AND customer_id = ?2";
+    static const char sql[] =
+        "SELECT id, customer_id, url, secret, events, description, enabled, created_at, "
+        "updated_at FROM webhook_endpoints WHERE id = ?1 AND customer_id = ?2";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -72,8 +74,9 @@ int sq_webhook_list(struct store *s, const char *customer_id, json_t **out)
 
 int sq_webhook_update(struct store *s, const struct webhook *w)
 {
-    static const char sql[] = "UPDATE webhook_endpoints SET url = ?3, secret = ?4, events = ?5, description = ?6, "
-                              "enabled = ?7, updated_at = ?8 WHERE id = ?1 AND customer_id = ?2";
+    static const char sql[] =
+        "UPDATE webhook_endpoints SET url = ?3, secret = ?4, events = ?5, description = ?6, "
+        "enabled = ?7, updated_at = ?8 WHERE id = ?1 AND customer_id = ?2";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -92,8 +95,8 @@ int sq_webhook_update(struct store *s, const struct webhook *w)
 int sq_webhook_delete(struct store *s, const char *customer_id, const char *id)
 {
     static const char endpoint_sql[] = "DELETE FROM webhook_endpoints WHERE id = ?1 AND customer_id = ?2";
-    static const char attempts_sql[] =
-        "DELETE FROM webhook_attempts WHERE delivery_seq IN (SELECT seq FROM webhook_deliveries WHERE endpoint_id = ?1)";
+    static const char attempts_sql[] = "DELETE FROM webhook_attempts WHERE delivery_seq IN (SELECT seq FROM "
+                                       "webhook_deliveries WHERE endpoint_id = ?1)";
     static const char deliveries_sql[] = "DELETE FROM webhook_deliveries WHERE endpoint_id = ?1";
     sqlite3_stmt *st = db_stmt(s, endpoint_sql);
     if (!st)
@@ -155,11 +158,13 @@ int sq_webhook_delivery_get(struct store *s, const char *endpoint_id, const char
 {
     static const char sql[] =
         "SELECT d.seq, d.id, e.id AS event_id, e.type, d.state, d.attempts, d.last_status, d.last_error, "
-        "d.next_at, d.created_at, d.done_at, d.replay_of, d.resource, e.payload, e.created_at AS event_created_at "
+        "d.next_at, d.created_at, d.done_at, d.replay_of, d.resource, e.payload, e.created_at AS "
+        "event_created_at "
         "FROM webhook_deliveries d JOIN webhook_events e ON e.seq = d.event_seq "
         "WHERE d.endpoint_id = ?1 AND d.id = ?2";
-    static const char attempts_sql[] = "SELECT n, at, duration_ms, status, error, response FROM webhook_attempts "
-                                       "WHERE delivery_seq = ?1 ORDER BY n";
+    static const char attempts_sql[] =
+        "SELECT n, at, duration_ms, status, error, response FROM webhook_attempts "
+        "WHERE delivery_seq = ?1 ORDER BY n";
     *out = NULL;
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
@@ -193,7 +198,8 @@ int sq_webhook_replay(struct store *s, const char *endpoint_id, const char *deli
 {
     static const char sql[] =
         "INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, resource, state, next_at, created_at, "
-        "replay_of) SELECT ?3, endpoint_id, event_seq, resource, 'pending', ?4, ?5, id FROM webhook_deliveries "
+        "replay_of) SELECT ?3, endpoint_id, event_seq, resource, 'pending', ?4, ?5, id FROM "
+        "webhook_deliveries "
         "WHERE endpoint_id = ?1 AND id = ?2";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
@@ -247,8 +253,9 @@ int sq_webhook_enqueue_one(struct store *s, const char *endpoint_id, const char 
 /* Pending deliveries of enabled endpoints that no earlier pending delivery
  * of the same resource to the same endpoint holds back. */
 #define SENDABLE                                                                                             \
-    "d.state = 'pending' AND w.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "            \
-    "WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.state = 'pending' AND p.seq < d.seq)"
+    "d.state = 'pending' AND w.enabled = 1 AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "              \
+    "WHERE p.endpoint_id = d.endpoint_id AND p.resource = d.resource AND p.state = 'pending' AND p.seq < "   \
+    "d.seq)"
 
 int sq_webhook_next_due(struct store *s, int64_t *next_ms)
 {
@@ -268,7 +275,8 @@ int sq_webhook_next_due(struct store *s, int64_t *next_ms)
 int sq_webhook_claim(struct store *s, int64_t now, int64_t lease_ms, long limit, json_t **out)
 {
     static const char sql[] =
-        "SELECT d.seq, d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.secret, e.id AS event_id, e.type, e.payload, "
+        "SELECT d.seq, d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.secret, e.id AS event_id, "
+        "e.type, e.payload, "
         "e.created_at AS event_created_at, e.customer_id FROM webhook_deliveries d "
         "JOIN webhook_endpoints w ON w.id = d.endpoint_id JOIN webhook_events e ON e.seq = d.event_seq "
         "WHERE d.next_at <= ?1 AND d.lease_until <= ?1 AND " SENDABLE " ORDER BY d.next_at LIMIT ?2";
@@ -344,7 +352,8 @@ int sq_webhook_purge(struct store *s, int64_t before, long limit, long *removed)
         "WHERE state <> 'pending' AND done_at < ?1 ORDER BY seq LIMIT ?2)";
     static const char events_sql[] =
         "DELETE FROM webhook_events WHERE seq IN (SELECT seq FROM webhook_events e WHERE e.created_at < ?1 "
-        "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq) ORDER BY seq LIMIT ?2)";
+        "AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq) ORDER BY seq LIMIT "
+        "?2)";
     const char *const sqls[] = {attempts_sql, deliveries_sql, events_sql};
     *removed = 0;
     for (int i = 0; i < 3; i++) {

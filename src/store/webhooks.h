@@ -21,7 +21,7 @@ struct webhook {
     char customer_id[WEBHOOK_ID_LEN + 1];
     char url[WEBHOOK_URL_MAX + 1];
     char secret[WEBHOOK_SECRET_MAX + 1];
-    unsigned events; /* WEBHOOK_EV_* bits (webhook/events.h) */
+    unsigned events;                            /* WEBHOOK_EV_* bits (webhook/events.h) */
     char description[WEBHOOK_DESC_MAX * 4 + 1]; /* characters, up to 4 bytes each */
     bool enabled;
     int64_t created_at, updated_at;

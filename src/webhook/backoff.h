@@ -13,7 +13,10 @@ struct webhook_backoff {
     int64_t base_ms, cap_ms, give_up_ms;
 };
 
-#define WEBHOOK_BACKOFF_DEFAULT {.base_ms = 30000, .cap_ms = 3600000, .give_up_ms = 86400000}
+#define WEBHOOK_BACKOFF_DEFAULT                                                                              \
+    {                                                                                                        \
+        .base_ms = 30000, .cap_ms = 3600000, .give_up_ms = 86400000                                          \
+    }
 
 /* The wait after the n-th failed attempt (n >= 1). */
 int64_t webhook_backoff_delay(const struct webhook_backoff *b, int n);

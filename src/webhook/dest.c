@@ -7,8 +7,8 @@
 
 static bool private_range(const struct ip_addr *a)
 {
-    static const char *const blocks[] = {"10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10",
-                                         "fc00::/7", NULL};
+    static const char *const blocks[] = {"10.0.0.0/8",    "172.16.0.0/12", "192.168.0.0/16",
+                                         "100.64.0.0/10", "fc00::/7",      NULL};
     struct ip_addr v = *a;
     ip_unmap(&v);
     for (const char *const *b = blocks; *b; b++) {
@@ -49,10 +49,12 @@ const char *webhook_url_check(const struct webhook_dest_policy *p, const char *u
         char literal[NET_TEXT_MAX];
         size_t n = strlen(host);
         bool bracketed = n > 2 && host[0] == '[' && host[n - 1] == ']';
-        snprintf(literal, sizeof literal, "%.*s", bracketed ? (int)(n - 2) : (int)n, bracketed ? host + 1 : host);
+        snprintf(literal, sizeof literal, "%.*s", bracketed ? (int)(n - 2) : (int)n,
+                 bracketed ? host + 1 : host);
         struct ip_addr a;
         if (ip_parse(literal, &a) == 0 && !webhook_addr_allowed(p, &a))
-            why = "must reach a public address (loopback, link-local, multicast and private ranges are refused)";
+            why = "must reach a public address (loopback, link-local, multicast and private ranges are "
+                  "refused)";
     }
     curl_free(scheme);
     curl_free(host);

@@ -16,7 +16,8 @@ enum {
 };
 
 /* The names, in bit order, NULL-terminated (for ONE_OF in routes.def). */
-#define WEBHOOK_EVENT_NAMES "ddos.started", "ddos.updated", "ddos.stopped", "waf.event", "dataplane.deploy_failed"
+#define WEBHOOK_EVENT_NAMES                                                                                  \
+    "ddos.started", "ddos.updated", "ddos.stopped", "waf.event", "dataplane.deploy_failed"
 /* The type of the ping an endpoint's owner sends (no bit: never subscribed). */
 #define WEBHOOK_PING "webhook.ping"
 

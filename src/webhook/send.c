@@ -36,10 +36,10 @@ char *webhook_body(const json_t *row)
 {
     const char *payload = json_string_value(json_object_get(row, "payload"));
     json_t *data = payload ? json_loads(payload, 0, NULL) : NULL;
-    json_t *body = json_pack("{s:O?,s:O?,s:O?,s:O?,s:o}", "id", json_object_get(row, "event_id"), "type",
-                             json_object_get(row, "type"), "created_at", json_object_get(row, "event_created_at"),
-                             "customer_id", json_object_get(row, "customer_id"), "data",
-                             data ? data : json_object());
+    json_t *body =
+        json_pack("{s:O?,s:O?,s:O?,s:O?,s:o}", "id", json_object_get(row, "event_id"), "type",
+                  json_object_get(row, "type"), "created_at", json_object_get(row, "event_created_at"),
+                  "customer_id", json_object_get(row, "customer_id"), "data", data ? data : json_object());
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     json_decref(body);
     return text;
@@ -134,7 +134,8 @@ static void transfer_done(struct transfer *t, CURLcode rc)
         snprintf(t->out->error, sizeof t->out->error,
                  "the destination address is not allowed (loopback, link-local, multicast or private)");
     else if (rc == CURLE_WRITE_ERROR && t->read > RESPONSE_READ_MAX)
-        snprintf(t->out->error, sizeof t->out->error, "the response was longer than %d bytes", RESPONSE_READ_MAX);
+        snprintf(t->out->error, sizeof t->out->error, "the response was longer than %d bytes",
+                 RESPONSE_READ_MAX);
     else if (rc != CURLE_OK)
         snprintf(t->out->error, sizeof t->out->error, "%s", curl_easy_strerror(rc));
 }

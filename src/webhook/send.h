@@ -14,8 +14,8 @@
 
 struct webhook_outcome {
     int64_t at_ms, duration_ms;
-    int status;                              /* HTTP status, 0 when none came */
-    char error[256];                         /* "" when the exchange completed */
+    int status;                               /* HTTP status, 0 when none came */
+    char error[256];                          /* "" when the exchange completed */
     char response[WEBHOOK_RESPONSE_KEPT + 1]; /* the start of the body, printable ASCII */
 };
 

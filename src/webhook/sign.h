@@ -17,6 +17,7 @@
 enum { WEBHOOK_SIGNATURE_MAX = 96 }; /* "t=" 20 digits ",v1=" 64 hex, NUL */
 
 /* The header's value for body[len] sent at unix time t: 0, or -1 (HMAC failed). */
-int webhook_sign(const char *secret, int64_t t, const char *body, size_t len, char out[WEBHOOK_SIGNATURE_MAX]);
+int webhook_sign(const char *secret, int64_t t, const char *body, size_t len,
+                 char out[WEBHOOK_SIGNATURE_MAX]);
 
 #endif

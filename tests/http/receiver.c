@@ -67,7 +67,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *c, const char *u
     }
     pthread_mutex_unlock(&rx.mu);
     const char *text = status == 200 ? "thanks" : "boom: try later";
-    struct MHD_Response *rs = MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *rs =
+        MHD_create_response_from_buffer(strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
     enum MHD_Result ok = MHD_queue_response(c, (unsigned)status, rs);
     MHD_destroy_response(rs);
     return ok;
@@ -109,8 +110,8 @@ int receiver_start(const char *cert_file, const char *key_file, int flaky_failur
     int port = free_port();
     rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_TLS | MHD_USE_ERROR_LOG,
                                  (uint16_t)port, NULL, NULL, answer, NULL, MHD_OPTION_HTTPS_MEM_KEY, rx.key,
-                                 MHD_OPTION_HTTPS_MEM_CERT, rx.cert, MHD_OPTION_NOTIFY_COMPLETED, finished, NULL,
-                                 MHD_OPTION_END);
+                                 MHD_OPTION_HTTPS_MEM_CERT, rx.cert, MHD_OPTION_NOTIFY_COMPLETED, finished,
+                                 NULL, MHD_OPTION_END);
     return rx.daemon ? port : -1;
 }
 

@@ -24,8 +24,8 @@ static const char *ca;
 
 /* A request with an optional JSON body (or a form); the parsed answer (NULL
  * when not JSON) and the status. */
-static json_t *call(const char *method, const char *url, const char *type, const char *body, const char *bearer,
-                    long *status)
+static json_t *call(const char *method, const char *url, const char *type, const char *body,
+                    const char *bearer, long *status)
 {
     struct http_request rq = {.method = method, .url = url, .ca_file = ca};
     char auth[256], ctype[64];
@@ -48,13 +48,13 @@ static json_t *call(const char *method, const char *url, const char *type, const
 }
 
 /* A webhook of `customer` (with `token`) at path on the receiver; its id in id[17]. */
-static int make_webhook(int port, const char *customer, const char *token, const char *path, const char *secret,
-                        const char *types, char id[17])
+static int make_webhook(int port, const char *customer, const char *token, const char *path,
+                        const char *secret, const char *types, char id[17])
 {
     char url[512], body[512];
     snprintf(url, sizeof url, "%s/spe/customer/%s/webhook?access_token=%s", var_get("API"), customer, token);
-    snprintf(body, sizeof body, "{\"url\":\"https://127.0.0.1:%d%s\",\"secret\":\"%s\",\"event_types\":[%s]}", port,
-             path, secret, types);
+    snprintf(body, sizeof body, "{\"url\":\"https://127.0.0.1:%d%s\",\"secret\":\"%s\",\"event_types\":[%s]}",
+             port, path, secret, types);
     long st;
     json_t *doc = call("POST", url, "application/json", body, NULL, &st);
     const char *v = json_string_value(json_path(doc, ".result.webhook_id"));
@@ -141,7 +141,9 @@ static int check_signed_events(const char *path, const char *secret, const char 
                    ? FAIL("%s #%zu: another secret verifies too", path, i)
                    : 0;
         const char *type = json_string_value(json_object_get(body, "type"));
-        bad |= !type || strcmp(type, got[i].event) != 0 ? FAIL("%s #%zu: type %s, header %s", path, i, type, got[i].event) : 0;
+        bad |= !type || strcmp(type, got[i].event) != 0
+                   ? FAIL("%s #%zu: type %s, header %s", path, i, type, got[i].event)
+                   : 0;
         bad |= strcmp(json_string_value(json_object_get(body, "customer_id")) ?: "", customer) != 0
                    ? FAIL("%s #%zu: customer_id in %s", path, i, got[i].body)
                    : 0;
@@ -164,16 +166,20 @@ static json_t *deliveries(const char *customer, const char *token, const char *w
     return call("GET", url, NULL, NULL, NULL, &st);
 }
 
-static int flaky_order_and_log(const char *c1, const char *t1, const char *flaky, struct received *got, size_t n)
+static int flaky_order_and_log(const char *c1, const char *t1, const char *flaky, struct received *got,
+                               size_t n)
 {
     /* 500, 500, then 200 for started; updated and stopped only after it */
-    static const char *const want[][2] = {{"ddos.started", "500"}, {"ddos.started", "500"}, {"ddos.started", "200"},
-                                          {"ddos.updated", "200"}, {"ddos.stopped", "200"}};
+    static const char *const want[][2] = {{"ddos.started", "500"},
+                                          {"ddos.started", "500"},
+                                          {"ddos.started", "200"},
+                                          {"ddos.updated", "200"},
+                                          {"ddos.stopped", "200"}};
     int bad = n != 5 ? FAIL("/flaky got %zu requests, want 5", n) : 0;
     for (size_t i = 0; i < n && i < 5; i++)
         bad |= strcmp(got[i].event, want[i][0]) != 0 || got[i].status != atoi(want[i][1])
-                   ? FAIL("/flaky #%zu: %s answered %d, want %s %s", i, got[i].event, got[i].status, want[i][0],
-                          want[i][1])
+                   ? FAIL("/flaky #%zu: %s answered %d, want %s %s", i, got[i].event, got[i].status,
+                          want[i][0], want[i][1])
                    : 0;
     bad |= n >= 3 && (strcmp(got[0].delivery, got[2].delivery) != 0 || strcmp(got[0].body, got[2].body) != 0)
                ? FAIL("the retries are not the same delivery and body")
@@ -188,8 +194,8 @@ static int flaky_order_and_log(const char *c1, const char *t1, const char *flaky
                ? FAIL("flaky first delivery: %s", json_dumps(first, JSON_COMPACT))
                : 0;
     char url[512];
-    snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s/delivery/%s?access_token=%s", var_get("API"), c1, flaky,
-             json_string_value(json_object_get(first, "delivery_id")) ?: "x", t1);
+    snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s/delivery/%s?access_token=%s", var_get("API"), c1,
+             flaky, json_string_value(json_object_get(first, "delivery_id")) ?: "x", t1);
     long st;
     json_t *detail = call("GET", url, NULL, NULL, NULL, &st);
     json_t *attempts = json_path(detail, ".result.attempts_log");
@@ -198,12 +204,14 @@ static int flaky_order_and_log(const char *c1, const char *t1, const char *flaky
     for (size_t i = 0; i < 3 && i < json_array_size(attempts); i++) {
         json_t *a = json_array_get(attempts, i);
         bad |= json_integer_value(json_object_get(a, "status")) != statuses[i] ||
-                       !strstr(json_string_value(json_object_get(a, "response")) ?: "", i < 2 ? "boom" : "thanks")
+                       !strstr(json_string_value(json_object_get(a, "response")) ?: "",
+                               i < 2 ? "boom" : "thanks")
                    ? FAIL("flaky attempt %zu: %s", i + 1, json_dumps(a, JSON_COMPACT))
                    : 0;
     }
     bad |= strcmp(json_string_value(json_path(detail, ".result.body.type")) ?: "", "ddos.started") != 0
-               ? FAIL("flaky detail body") : 0;
+               ? FAIL("flaky detail body")
+               : 0;
     json_decref(detail);
     json_decref(log);
     return bad;
@@ -221,7 +229,8 @@ static int tenancy(const char *c1, const char *webhook)
                  var_get(tries[i][1]), webhook, var_get(tries[i][0]));
         snprintf(unknown, sizeof unknown, "%s/spe/customer/%s/webhook/ffffffffffffffff?access_token=%s",
                  var_get("API"), var_get(tries[i][1]), var_get(tries[i][0]));
-        json_t *a = call("GET", url, NULL, NULL, NULL, &st), *b = call("GET", unknown, NULL, NULL, NULL, &st2);
+        json_t *a = call("GET", url, NULL, NULL, NULL, &st),
+               *b = call("GET", unknown, NULL, NULL, NULL, &st2);
         bad |= st == 200 || st != st2 || !json_equal(a, b)
                    ? FAIL("%s on %s's webhook: %ld, unknown id: %ld", tries[i][0], tries[i][1], st, st2)
                    : 0;
@@ -250,15 +259,17 @@ int webhook_delivery(struct fixture *fx)
     json_t *tok = call("POST", u, "application/x-www-form-urlencoded", form, NULL, &st);
     var_set("T_P2_WEBHOOKS", json_string_value(json_path(tok, ".result.access_token")) ?: "");
     json_decref(tok);
-    const char *c1 = var_get("C1"), *c3 = var_get("C3"), *t1 = var_get("T_P1"), *t3 = var_get("T_P2_WEBHOOKS");
+    const char *c1 = var_get("C1"), *c3 = var_get("C3"), *t1 = var_get("T_P1"),
+               *t3 = var_get("T_P2_WEBHOOKS");
     char site1[17], site3[17], hook1[17], hook3[17], flaky[17];
     int bad = make_site(c1, t1, "whk_site", "10.251.0.0/24", site1);
     bad |= make_site(c3, t3, "whk_site3", "10.251.1.0/24", site3);
-    const char *all = "\"ddos.started\",\"ddos.updated\",\"ddos.stopped\",\"waf.event\",\"dataplane.deploy_failed\"";
+    const char *all =
+        "\"ddos.started\",\"ddos.updated\",\"ddos.stopped\",\"waf.event\",\"dataplane.deploy_failed\"";
     bad |= make_webhook(port, c1, t1, "/c1", "secret-of-c1-0001", all, hook1);
     bad |= make_webhook(port, c3, t3, "/c3", "secret-of-c3-0001", all, hook3);
-    bad |= make_webhook(port, c1, t1, "/flaky", "secret-of-flaky-01", "\"ddos.started\",\"ddos.updated\",\"ddos.stopped\"",
-                        flaky);
+    bad |= make_webhook(port, c1, t1, "/flaky", "secret-of-flaky-01",
+                        "\"ddos.started\",\"ddos.updated\",\"ddos.stopped\"", flaky);
     if (bad) {
         receiver_stop();
         return bad;
@@ -267,7 +278,8 @@ int webhook_delivery(struct fixture *fx)
     char rec[512];
     long now = (long)time(NULL);
 #define EV                                                                                                   \
-    "[{\"kind\":\"ddos_event\",\"alert_id\":\"whk-1\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.251.0.10\","       \
+    "[{\"kind\":\"ddos_event\",\"alert_id\":\"whk-1\",\"attack_type\":\"UDP "                                \
+    "Fragmentation\",\"site_ip\":\"10.251.0.10\","                                                           \
     "\"start_time\":%ld,\"max_bps\":%d,\"max_pps\":10,\"severity\":\"high\"%s}]"
     snprintf(rec, sizeof rec, EV, now - 60, 1000, "");
     bad |= ingest(rec) != 200 ? FAIL("ingest start") : 0;
@@ -278,10 +290,11 @@ int webhook_delivery(struct fixture *fx)
     snprintf(rec, sizeof rec, EV, now - 60, 5000, end);
     bad |= ingest(rec) != 200 ? FAIL("ingest stop") : 0;
     /* a refused batch: its valid first record must not be told */
-    snprintf(rec, sizeof rec,
-             "[{\"kind\":\"ddos_event\",\"alert_id\":\"whk-rolled-back\",\"attack_type\":\"UDP Fragmentation\","
-             "\"site_ip\":\"10.251.0.11\",\"start_time\":%ld},{\"kind\":\"nope\"}]",
-             now);
+    snprintf(
+        rec, sizeof rec,
+        "[{\"kind\":\"ddos_event\",\"alert_id\":\"whk-rolled-back\",\"attack_type\":\"UDP Fragmentation\","
+        "\"site_ip\":\"10.251.0.11\",\"start_time\":%ld},{\"kind\":\"nope\"}]",
+        now);
     bad |= ingest(rec) != 400 ? FAIL("the bad batch was not refused") : 0;
 
     struct received got[32];
@@ -289,7 +302,9 @@ int webhook_delivery(struct fixture *fx)
     static const char *const order[] = {"ddos.started", "ddos.updated", "ddos.stopped"};
     bad |= n != 3 ? FAIL("/c1 got %zu deliveries, want 3", n) : 0;
     for (size_t i = 0; i < n && i < 3; i++)
-        bad |= strcmp(got[i].event, order[i]) != 0 ? FAIL("/c1 #%zu is %s, want %s", i, got[i].event, order[i]) : 0;
+        bad |= strcmp(got[i].event, order[i]) != 0
+                   ? FAIL("/c1 #%zu is %s, want %s", i, got[i].event, order[i])
+                   : 0;
     bad |= check_signed_events("/c1", "secret-of-c1-0001", c1, site1, "whk-1", got, n);
     struct received flaky_got[32];
     size_t nf = wait_for("/flaky", 5, flaky_got, 32);
@@ -300,18 +315,22 @@ int webhook_delivery(struct fixture *fx)
     json_t *log = deliveries(c1, t1, hook1);
     const char *first = json_string_value(json_path(log, ".result.deliveries[2].delivery_id"));
     char url[512];
-    snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s/delivery/%s/replay?access_token=%s", var_get("API"), c1,
-             hook1, first ? first : "x", t1);
+    snprintf(url, sizeof url, "%s/spe/customer/%s/webhook/%s/delivery/%s/replay?access_token=%s",
+             var_get("API"), c1, hook1, first ? first : "x", t1);
     json_t *replay = call("POST", url, NULL, NULL, NULL, &st);
     bad |= st != 200 ? FAIL("replay: %ld", st) : 0;
     n = wait_for("/c1", 4, got, 32);
-    bad |= n != 4 || strcmp(got[3].event, "ddos.started") != 0 || strcmp(got[3].delivery, got[0].delivery) == 0 ||
-                   strcmp(got[3].delivery, json_string_value(json_path(replay, ".result.delivery_id")) ?: "") != 0
+    bad |= n != 4 || strcmp(got[3].event, "ddos.started") != 0 ||
+                   strcmp(got[3].delivery, got[0].delivery) == 0 ||
+                   strcmp(got[3].delivery,
+                          json_string_value(json_path(replay, ".result.delivery_id")) ?: "") != 0
                ? FAIL("the replay did not arrive as a new delivery of the first event (%zu)", n)
                : 0;
     if (n == 4) {
         json_t *a = json_loads(got[0].body, 0, NULL), *b = json_loads(got[3].body, 0, NULL);
-        bad |= !json_equal(json_object_get(a, "id"), json_object_get(b, "id")) ? FAIL("the replay's event id differs") : 0;
+        bad |= !json_equal(json_object_get(a, "id"), json_object_get(b, "id"))
+                   ? FAIL("the replay's event id differs")
+                   : 0;
         json_decref(a);
         json_decref(b);
     }
@@ -320,17 +339,23 @@ int webhook_delivery(struct fixture *fx)
     bad |= check_signed_events("/c1", "secret-of-c1-0001", c1, site1, "whk-1", got, n);
 
     /* nothing reached the other tenant, nothing came of the refused batch */
-    bad |= at_path("/c3", got, 32) != 0 ? FAIL("the other tenant's endpoint got %zu deliveries", at_path("/c3", got, 32)) : 0;
+    bad |= at_path("/c3", got, 32) != 0
+               ? FAIL("the other tenant's endpoint got %zu deliveries", at_path("/c3", got, 32))
+               : 0;
     struct received every[RECEIVED_MAX];
     size_t total = receiver_snapshot(every, RECEIVED_MAX);
     for (size_t i = 0; i < total; i++)
-        bad |= strstr(every[i].body, "whk-rolled-back") ? FAIL("an event of a refused batch was delivered") : 0;
+        bad |=
+            strstr(every[i].body, "whk-rolled-back") ? FAIL("an event of a refused batch was delivered") : 0;
     bad |= tenancy(c1, hook1);
 
     /* leave nothing pending for other servers on this data, nothing in the
      * customers' site lists of later cases: remove the webhooks and sites */
-    const char *made[][4] = {{c1, t1, "webhook", hook1}, {c1, t1, "webhook", flaky}, {c3, t3, "webhook", hook3},
-                             {c1, t1, "op/site", site1}, {c3, t3, "op/site", site3}};
+    const char *made[][4] = {{c1, t1, "webhook", hook1},
+                             {c1, t1, "webhook", flaky},
+                             {c3, t3, "webhook", hook3},
+                             {c1, t1, "op/site", site1},
+                             {c3, t3, "op/site", site3}};
     for (size_t i = 0; i < 5; i++) {
         snprintf(url, sizeof url, "%s/spe/customer/%s/%s/%s?access_token=%s", var_get("API"), made[i][0],
                  made[i][2], made[i][3], made[i][1]);

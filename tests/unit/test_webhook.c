@@ -68,8 +68,9 @@ TEST(destinations)
 {
     struct webhook_dest_policy none = {0}, loop = {0};
     cidr_parse("127.0.0.0/8", 0, &loop.allow[loop.n_allow++]);
-    const char *refused[] = {"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "100.64.0.1", "169.254.169.254",
-                             "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1"};
+    const char *refused[] = {
+        "127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "100.64.0.1",      "169.254.169.254", "0.0.0.0",
+        "224.0.0.1", "::1",      "fe80::1",    "fd00::1",     "::ffff:10.0.0.1", "::ffff:127.0.0.1"};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
         CHECK(!allowed(&none, refused[i]));
     CHECK(allowed(&none, "198.51.100.7"));
@@ -111,8 +112,8 @@ TEST(body)
 {
     /* as a claimed row has it (PostgreSQL's json text has spaces: the body is compact) */
     json_t *row = json_pack("{s:s,s:s,s:I,s:s,s:s}", "event_id", "aa5e153177f2bb8c", "type", "ddos.started",
-                            "event_created_at", (json_int_t)1795606070, "customer_id", "3f1015b6ade8d761", "payload",
-                            "{\"alert_id\" : \"a1\", \"end_time\" : null}");
+                            "event_created_at", (json_int_t)1795606070, "customer_id", "3f1015b6ade8d761",
+                            "payload", "{\"alert_id\" : \"a1\", \"end_time\" : null}");
     char *body = webhook_body(row);
     CHECK_STR(body, "{\"id\":\"aa5e153177f2bb8c\",\"type\":\"ddos.started\",\"created_at\":1795606070,"
                     "\"customer_id\":\"3f1015b6ade8d761\",\"data\":{\"alert_id\":\"a1\",\"end_time\":null}}");
@@ -120,5 +121,5 @@ TEST(body)
     json_decref(row);
 }
 
-UNIT_MAIN(UNIT_CASE(signature_vector), UNIT_CASE(backoff_schedule), UNIT_CASE(destinations), UNIT_CASE(event_names),
-          UNIT_CASE(body))
+UNIT_MAIN(UNIT_CASE(signature_vector), UNIT_CASE(backoff_schedule), UNIT_CASE(destinations),
+          UNIT_CASE(event_names), UNIT_CASE(body))

@@ -48,7 +48,8 @@ static void endpoint(const char *id, unsigned events, bool enabled)
 static int fail_deploy(const char *digest, bool commit)
 {
     db->ops->begin(db, true);
-    int rc = db->ops->dataplane_state_set(db, "bird", site_rid, "failed", "bird -p: syntax error", digest, NULL);
+    int rc =
+        db->ops->dataplane_state_set(db, "bird", site_rid, "failed", "bird -p: syntax error", digest, NULL);
     if (commit)
         db->ops->commit(db);
     else
@@ -124,7 +125,8 @@ TEST(order_per_resource_and_attempts)
     json_decref(rows);
     CHECK_STR(json_string_value(json_object_get(first, "type")), "dataplane.deploy_failed");
     CHECK_STR(json_string_value(json_object_get(first, "secret")), "secret-00000000000000e1");
-    CHECK(strstr(json_string_value(json_object_get(first, "payload")), "\"reason\":\"bird -p: syntax error\""));
+    CHECK(
+        strstr(json_string_value(json_object_get(first, "payload")), "\"reason\":\"bird -p: syntax error\""));
     rows = claim(now); /* leased: not claimed twice */
     CHECK_INT(json_array_size(rows), 0);
     json_decref(rows);
@@ -150,11 +152,11 @@ TEST(order_per_resource_and_attempts)
     /* the log: attempts with their statuses and responses */
     json_t *detail = NULL;
     db->ops->begin(db, false);
-    CHECK_INT(db->ops->webhook_delivery_get(db, "00000000000000e1", json_string_value(json_object_get(first, "id")),
-                                            &detail),
+    CHECK_INT(db->ops->webhook_delivery_get(db, "00000000000000e1",
+                                            json_string_value(json_object_get(first, "id")), &detail),
               STORE_OK);
-    CHECK_INT(db->ops->webhook_delivery_get(db, "00000000000000e9", json_string_value(json_object_get(first, "id")),
-                                            &rows),
+    CHECK_INT(db->ops->webhook_delivery_get(db, "00000000000000e9",
+                                            json_string_value(json_object_get(first, "id")), &rows),
               STORE_NOT_FOUND);
     db->ops->commit(db);
     CHECK_STR(json_string_value(json_object_get(detail, "state")), "delivered");
@@ -169,7 +171,8 @@ TEST(order_per_resource_and_attempts)
     CHECK_INT(db->ops->webhook_replay(db, "00000000000000e1", json_string_value(json_object_get(first, "id")),
                                       "00000000000000r1"),
               STORE_OK);
-    CHECK_INT(db->ops->webhook_replay(db, "00000000000000e1", "ffffffffffffffff", "00000000000000r2"), STORE_NOT_FOUND);
+    CHECK_INT(db->ops->webhook_replay(db, "00000000000000e1", "ffffffffffffffff", "00000000000000r2"),
+              STORE_NOT_FOUND);
     CHECK_INT(db->ops->webhook_enqueue_one(db, "00000000000000e1", "00000000000000v1", WEBHOOK_PING, "{}",
                                            "00000000000000p1"),
               STORE_OK);

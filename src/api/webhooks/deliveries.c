@@ -17,13 +17,14 @@ static json_t *delivery_json(const json_t *row)
 {
     const char *state = json_string_value(json_object_get(row, "state"));
     bool pending = state && strcmp(state, "pending") == 0;
-    json_t *next = pending ? json_integer(json_integer_value(json_object_get(row, "next_at")) / 1000) : json_null();
+    json_t *next =
+        pending ? json_integer(json_integer_value(json_object_get(row, "next_at")) / 1000) : json_null();
     json_t *done = json_object_get(row, "done_at");
-    return json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:o,s:O,s:O,s:O}", "delivery_id", json_object_get(row, "id"),
-                     "event_id", json_object_get(row, "event_id"), "event_type", json_object_get(row, "type"),
-                     "state", json_object_get(row, "state"), "attempts", json_object_get(row, "attempts"),
-                     "last_status", json_object_get(row, "last_status"), "last_error",
-                     json_object_get(row, "last_error"), "next_attempt_at", next, "created_at",
+    return json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:O,s:o,s:O,s:O,s:O}", "delivery_id",
+                     json_object_get(row, "id"), "event_id", json_object_get(row, "event_id"), "event_type",
+                     json_object_get(row, "type"), "state", json_object_get(row, "state"), "attempts",
+                     json_object_get(row, "attempts"), "last_status", json_object_get(row, "last_status"),
+                     "last_error", json_object_get(row, "last_error"), "next_attempt_at", next, "created_at",
                      json_object_get(row, "created_at"), "done_at", done ? done : json_null(), "replay_of",
                      json_object_get(row, "replay_of"));
 }
@@ -72,11 +73,11 @@ int webhook_delivery_get(struct req *r)
     size_t i;
     json_t *a;
     json_array_foreach (json_object_get(row, "attempts_log"), i, a)
-        json_array_append_new(log, json_pack("{s:O,s:I,s:O,s:O,s:O,s:O}", "attempt", json_object_get(a, "n"), "at",
-                                             (json_int_t)(json_integer_value(json_object_get(a, "at")) / 1000),
-                                             "duration_ms", json_object_get(a, "duration_ms"), "status",
-                                             json_object_get(a, "status"), "error", json_object_get(a, "error"),
-                                             "response", json_object_get(a, "response")));
+        json_array_append_new(
+            log, json_pack("{s:O,s:I,s:O,s:O,s:O,s:O}", "attempt", json_object_get(a, "n"), "at",
+                           (json_int_t)(json_integer_value(json_object_get(a, "at")) / 1000), "duration_ms",
+                           json_object_get(a, "duration_ms"), "status", json_object_get(a, "status"), "error",
+                           json_object_get(a, "error"), "response", json_object_get(a, "response")));
     json_object_set_new(out, "attempts_log", log);
     json_decref(row);
     return reply_result(r, out);
