@@ -30,7 +30,8 @@ const routes = [
   [new RegExp(`^#/c/${ID}/ap/${ID}/config$`), apConfig, ['c', 's']],
 ];
 
-const main = document.getElementById('main');
+const main = document.getElementById('main'); // the landmark: the status line and the page
+const page = document.getElementById('page');
 const signoutBtn = document.getElementById('signout');
 
 let rendering = 0;
@@ -43,7 +44,7 @@ async function route() {
   status('');
   if (!api.current()) {
     crumbs([['Sign in', '#/']]);
-    signin.render(main, () => {
+    signin.render(page, () => {
       if (location.hash === '#/' || !location.hash) location.hash = home();
       else route();
     });
@@ -57,23 +58,29 @@ async function route() {
     const m = re.exec(hash);
     if (!m) continue;
     const params = Object.fromEntries(keys.map((k, i) => [k, decodeURIComponent(m[i + 1])]));
-    clear(main);
-    await view.render(main, params);
+    clear(page);
+    await view.render(page, params);
     if (mine === rendering) {
-      document.title = `${main.querySelector('h1')?.textContent || 'parapet'} — parapet console`;
+      document.title = `${page.querySelector('h1')?.textContent || 'parapet'} — parapet console`;
       main.focus({preventScroll: true});
     }
     return;
   }
   crumbs([['Not found', hash]]);
-  clear(main, h('h1', {}, 'No such page'), h('p', {}, h('a', {href: home()}, 'Back to the start')));
+  clear(page, h('h1', {}, 'No such page'), h('p', {}, h('a', {href: home()}, 'Back to the start')));
 }
 
 signoutBtn.addEventListener('click', () => {
   api.signOut();
   names.clear();
-  location.hash = '#/';
-  route();
+  if (location.hash === '#/') route();
+  else location.hash = '#/'; // routed once, by hashchange
+});
+// The skip link moves focus to the page's content without leaving the
+// route in the address bar (its #main is for a browser without script).
+document.querySelector('a.skip').addEventListener('click', ev => {
+  ev.preventDefault();
+  main.focus();
 });
 window.addEventListener('hashchange', route);
 route();

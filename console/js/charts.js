@@ -28,6 +28,11 @@ const STYLES = [
   {borderColor: '#2d6a2d', backgroundColor: 'rgba(45,106,45,0.10)', borderDash: [2, 2]},
 ];
 
+// A time axis ticks on whole minutes, hours or days: the smallest step
+// that gives at most 8 ticks over span seconds.
+const STEPS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
+export const timeStep = span => STEPS.find(s => span / s <= 8) || STEPS[STEPS.length - 1];
+
 // series: [{label, points: [[unix seconds, value], ...]}]; unit: 'bps'|'pps'
 export function timeChart(title, series, unit) {
   const format = unit === 'pps' ? fmt.pps : fmt.bps;
@@ -81,7 +86,8 @@ async function draw(canvas, series, format, note, times) {
       interaction: {mode: 'nearest', axis: 'x', intersect: false},
       scales: {
         x: {type: 'linear', min: times[0], max: times[times.length - 1],
-          ticks: {callback: v => fmt.shortTime(v), maxRotation: 0, autoSkipPadding: 16}},
+          ticks: {stepSize: timeStep(times[times.length - 1] - times[0]), callback: v => fmt.shortTime(v),
+            maxRotation: 0, autoSkipPadding: 16}},
         y: {beginAtZero: true, ticks: {callback: v => format(v)}},
       },
       plugins: {

@@ -78,15 +78,41 @@ export function apiError(err) {
     err.code ? h('span', {class: 'error-code'}, ` (code ${err.code}, HTTP ${err.status})`) : null);
 }
 
-// Fills el with what render() returns, or with the API's error.
+// What a control is to the person using it: its role and its name.
+const focusKey = e => `${e.tagName}|${e.getAttribute('aria-label') || e.textContent.trim()}`;
+
+// Fills el with what render() returns, or with the API's error. Keyboard
+// focus inside el (a pager's Next, a Save) is not lost with the old
+// content: it goes to the same control redrawn, else to el itself.
 export async function fill(el, render) {
+  const had = el.contains(document.activeElement) ? focusKey(document.activeElement) : null;
   clear(el, h('p', {class: 'loading'}, 'Loading…'));
+  if (had) focusWithin(el, null);
   try {
     clear(el, await render());
   } catch (err) {
     clear(el, apiError(err));
     if (!err.code) console.warn(err); // not the API's: a fault of the console
   }
+  if (had && (!document.activeElement || document.activeElement === document.body ||
+      document.activeElement === el)) focusWithin(el, had);
+}
+
+// Focuses the enabled control of el with that key, else el itself.
+function focusWithin(el, key) {
+  const same = key && [...el.querySelectorAll('a[href], button, input, select, textarea, summary')]
+    .find(c => !c.disabled && focusKey(c) === key);
+  if (same) {
+    same.focus();
+    return;
+  }
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus({preventScroll: true});
+}
+
+// One figure of a site's overview: a title, the value, a line under it.
+export function stat(title, value, note) {
+  return h('div', {class: 'stat'}, h('h3', {}, title), h('p', {class: 'big'}, value), note);
 }
 
 export function badge(text, kind) {

@@ -35,15 +35,17 @@ function one(type, io) {
       }
     });
     const toggleOut = h('div');
-    const toggle = h('button', {type: 'button', onclick: async () => {
-      try {
-        await io.toggle(type, r.is_enabled ? 0 : 1);
-        status(`${TITLES[type]} ${r.is_enabled ? 'disabled' : 'enabled'}.`);
-        load();
-      } catch (err) {
-        clear(toggleOut, apiError(err));
-      }
-    }}, r.is_enabled ? 'Disable' : 'Enable');
+    const verb = r.is_enabled ? 'Disable' : 'Enable';
+    const toggle = h('button', {type: 'button', 'aria-label': `${verb} the ${TITLES[type].toLowerCase()}`,
+      onclick: async () => {
+        try {
+          await io.toggle(type, r.is_enabled ? 0 : 1);
+          status(`${TITLES[type]} ${r.is_enabled ? 'disabled' : 'enabled'}.`);
+          load();
+        } catch (err) {
+          clear(toggleOut, apiError(err));
+        }
+      }}, verb);
     return [
       h('p', {}, r.is_enabled ? badge('enabled', 'ok') : badge('disabled', 'muted'), ' ', toggle),
       toggleOut,

@@ -338,7 +338,9 @@ static void admin_usage(void)
           "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n"
           "  dataplane status [--plane fastnetmon|bird|nginx]   (each site's deploy state)\n"
           "  audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]\n"
-          "                                         (the writes; export: JSON lines)\n",
+          "                                         (the writes; export: JSON lines)\n"
+          "  migrate --from sqlite:DATA_DIR --to postgresql://USER@HOST/DB\n"
+          "                                         (copy every table into an empty database, ids kept)\n",
           stderr);
 }
 
@@ -355,6 +357,8 @@ int cli_admin(int argc, char **argv)
         return 2;
     }
     const char *object = argv[i++];
+    if (strcmp(object, "migrate") == 0) /* two stores of its own, none of --data's */
+        return admin_migrate(argc - i, argv + i);
     /* "install --app .." has no verb; every other command has one */
     const char *verb = NULL;
     if (i < argc && strncmp(argv[i], "--", 2) != 0)

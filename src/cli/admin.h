@@ -29,4 +29,7 @@ int admin_dataplane(struct store *s, const char *verb, json_t *args);
 /* admin_audit.c: `audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]`. */
 int admin_audit(struct store *s, const char *verb, json_t *args);
 
+/* admin_migrate.c: `migrate --from sqlite:DIR --to postgresql://…` (opens its own stores). */
+int admin_migrate(int argc, char **argv);
+
 #endif

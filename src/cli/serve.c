@@ -22,6 +22,7 @@
 #include "console/console.h"
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
+#include "deploy/deployer.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
@@ -458,6 +459,7 @@ static int run(struct server_config *c, json_t *a)
     pthread_sigmask(SIG_BLOCK, &set, NULL); /* worker threads inherit the mask */
     signal(SIGPIPE, SIG_IGN);
 
+    deployers_lock_dir(c->data_dir); /* one deploying process per data directory */
     if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0 ||
         start_webhooks(a, c) != 0) {
         stop_deployers();

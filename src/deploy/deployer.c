@@ -1,7 +1,10 @@
 /* deployer.c — the thread of a background deployer (deployer.h). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/metrics.h"
 #include "deploy/deployer.h"
@@ -12,6 +15,41 @@ static struct {
     pthread_mutex_t mu;
     struct deployer *running[DEPLOYER_MAX];
 } registry = {.mu = PTHREAD_MUTEX_INITIALIZER};
+
+static char lock_dir[4096]; /* "" until deployers_lock_dir */
+
+void deployers_lock_dir(const char *dir)
+{
+    snprintf(lock_dir, sizeof lock_dir, "%s", dir);
+}
+
+/* Whether d may run a pass: it holds its lock, or takes it now. */
+static bool holds_lock(struct deployer *d, bool *standing_by)
+{
+    if (!lock_dir[0] || d->lock_fd >= 0)
+        return true;
+    char path[4200], name[64];
+    snprintf(name, sizeof name, "%s", d->name);
+    for (char *c = name; *c; c++)
+        if (*c == ' ' || *c == '/')
+            *c = '-';
+    snprintf(path, sizeof path, "%s/.deploy-%s.lock", lock_dir, name);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        d->lock_fd = fd;
+        if (*standing_by)
+            fprintf(stderr, "parapet: %s deploy: the other process has stopped; this one deploys now\n", d->name);
+        *standing_by = false;
+        return true;
+    }
+    if (fd >= 0)
+        close(fd);
+    if (!*standing_by)
+        fprintf(stderr, "parapet: %s deploy: another process deploys from %s (it holds %s); this one stands by\n",
+                d->name, lock_dir, path);
+    *standing_by = true;
+    return false;
+}
 
 static void run_pass(struct deployer *d, struct store *s)
 {
@@ -30,11 +68,13 @@ static void *loop(void *arg)
         fprintf(stderr, "parapet: %s deploy: no store connection; the deployer is off\n", d->name);
         return NULL;
     }
+    bool standing_by = false;
     pthread_mutex_lock(&d->mu);
     while (!d->stop) {
         d->wake = false;
         pthread_mutex_unlock(&d->mu);
-        run_pass(d, s);
+        if (holds_lock(d, &standing_by))
+            run_pass(d, s);
         pthread_mutex_lock(&d->mu);
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
@@ -49,6 +89,10 @@ static void *loop(void *arg)
     }
     pthread_mutex_unlock(&d->mu);
     s->ops->close(s);
+    if (d->lock_fd >= 0) { /* released: a process standing by takes over */
+        close(d->lock_fd);
+        d->lock_fd = -1;
+    }
     return NULL;
 }
 
@@ -58,6 +102,7 @@ int deployer_start(struct deployer *d, const struct store_config *store_cfg)
     pthread_cond_init(&d->cv, NULL);
     d->store_cfg = store_cfg;
     d->stop = d->wake = false;
+    d->lock_fd = -1;
     pthread_mutex_lock(&registry.mu);
     int slot = -1;
     for (int i = 0; i < DEPLOYER_MAX && slot < 0; i++)

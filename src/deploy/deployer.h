@@ -32,12 +32,22 @@ struct deployer {
     unsigned interval_s;
 
     /* the thread's own (deployer.c) */
+    int lock_fd; /* the data directory's lock of this deployer, once held */
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool running, wake, stop;
     const struct store_config *store_cfg;
 };
+
+/* Processes that share a data directory (several `parapet serve` on one
+ * machine, or on one shared file system) must not both render into it and
+ * reload the same software. From this call on, a deployer runs its passes
+ * only while it holds an exclusive lock (flock) on DIR/.deploy-NAME.lock:
+ * the first process to start deploys, another stands by and takes over
+ * within one interval when the first exits. Nodes with their own data
+ * directories each deploy their own data plane. */
+void deployers_lock_dir(const char *dir);
 
 /* Starts d's thread (d must outlive deployer_stop); -1 on failure. */
 int deployer_start(struct deployer *d, const struct store_config *store_cfg);

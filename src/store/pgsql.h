@@ -8,4 +8,12 @@
  * open applies the migrations (under a lock: nodes may start together). */
 struct store *pgsql_store_open(const char *conninfo);
 
+/* `parapet admin migrate`: copies every table of the SQLite store at
+ * sqlite_path into the PostgreSQL database conninfo names, which must hold no
+ * data (a catalogue seeded by a node's first start is replaced), ids kept,
+ * in one transaction, and compares each table's row count on both sides.
+ * 0 with *report {"tables": [{"table", "rows"}], "rows": N, "verified":
+ * true}, or -1 with a message in err (nothing written). */
+int pgsql_import_sqlite(const char *sqlite_path, const char *conninfo, json_t **report, char *err, size_t errsize);
+
 #endif

@@ -62,6 +62,19 @@ void pp_bytes(struct pg_params *p, const void *b, int len)
     p->n++;
 }
 
+void pp_limit(struct pg_params *p, long limit)
+{
+    if (limit < 0)
+        pp_text(p, NULL);
+    else
+        pp_int(p, limit);
+}
+
+void pp_offset(struct pg_params *p, long offset)
+{
+    pp_int(p, offset < 0 ? 0 : offset);
+}
+
 int64_t pg_int(const PGresult *r, int row, int col)
 {
     const char *v = PQgetvalue(r, row, col);
@@ -114,14 +127,35 @@ static bool changes_rows(const PGresult *res)
            atol(PQcmdTuples((PGresult *)res)) > 0;
 }
 
-PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
+static int ensure_connected(struct store *s);
+
+/* Prepares (once per connection) and runs sql; NULL when it could not be
+ * sent (the connection is gone). */
+static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg_params *p)
 {
     char name[16];
-    *rc = STORE_ERROR;
     if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
         return NULL;
-    PGresult *res = PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL,
-                                   p ? p->lengths : NULL, p ? p->formats : NULL, 0);
+    return PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                          p ? p->formats : NULL, 0);
+}
+
+PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
+{
+    *rc = STORE_ERROR;
+    /* A statement outside a transaction (a background loop's lookup) opens
+     * a broken connection again itself: nothing else would. */
+    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
+        return NULL;
+    PGresult *res = exec_prepared(s, sql, p);
+    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
+        /* the server had closed the connection (a restart) before this
+         * statement reached it: once more, on a new one */
+        PQclear(res);
+        res = exec_prepared(s, sql, p);
+    }
+    if (!res)
+        return NULL;
     ExecStatusType st = PQresultStatus(res);
     if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
         if (changes_rows(res))
@@ -358,13 +392,19 @@ static int ensure_connected(struct store *s)
 static const char version_sql[] = "SELECT last_value + 1 FROM data_version";
 static const char begin_read_sql[] = "BEGIN ISOLATION LEVEL REPEATABLE READ";
 static const char begin_write_sql[] = "BEGIN";
-static const char write_lock_sql[] = "SELECT pg_advisory_xact_lock(1347571796002)";
+static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
+/* the HTTP layer's writes: durable through the group flush (pgsql_flush.c) */
+static const char async_commit_sql[] = "SET LOCAL synchronous_commit = off";
 
 static int begin_pipelined(struct store *s, bool write, int64_t *version)
 {
     PGconn *c = PG(s)->conn;
-    const char *steps[] = {version_sql, NULL, write ? begin_write_sql : begin_read_sql,
-                           write ? write_lock_sql : NULL, NULL};
+    const char *steps[] = {version_sql,
+                           NULL,
+                           write ? begin_write_sql : begin_read_sql,
+                           write ? write_lock_sql : NULL,
+                           write && PG(s)->deferred ? async_commit_sql : NULL,
+                           NULL};
     if (!PQenterPipelineMode(c))
         return log_error(s, "pipeline", NULL);
     bool sent = true;
@@ -410,6 +450,8 @@ int pg_begin(struct store *s, bool write)
         return STORE_ERROR;
     int64_t version = 0;
     int rc = begin_pipelined(s, write, &version);
+    if (rc != STORE_OK && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) == 0)
+        rc = begin_pipelined(s, write, &version); /* closed by the server since (a restart): a new one */
     if (rc != STORE_OK) {
         if (PQstatus(d->conn) == CONNECTION_OK && PQtransactionStatus(d->conn) != PQTRANS_IDLE)
             run_simple(s, "ROLLBACK");
@@ -424,7 +466,9 @@ int pg_begin(struct store *s, bool write)
     return STORE_OK;
 }
 
-static const char bump_sql[] = "SELECT nextval('data_version')";
+/* The change counter's bump, and the WAL position after the commit (the
+ * ticket of a deferred commit: pgsql_flush.c). */
+static const char bump_sql[] = "SELECT nextval('data_version'), (pg_current_wal_insert_lsn() - '0/0')::text";
 
 int pg_commit(struct store *s)
 {
@@ -435,15 +479,20 @@ int pg_commit(struct store *s)
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = run_simple(s, "COMMIT");
+    d->ticket = 0;
     if (rc == STORE_OK && d->wrote) {
-        /* the commit waited for its own WAL flush (PostgreSQL groups
-         * concurrent flushes itself): one commit per sync, as far as we see */
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        metrics_store_sync(1, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        if (!(d->deferred && d->write_tx)) {
+            /* the commit waited for its own WAL flush: one commit per sync */
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            metrics_store_sync(1, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        }
         /* after the commit, so that a reader who sees the new value also
          * sees the new rows (pgsql_db.h) */
         int brc;
-        PQclear(pg_query(s, bump_sql, NULL, &brc));
+        PGresult *res = pg_query(s, bump_sql, NULL, &brc);
+        if (d->deferred && d->write_tx) /* no position: wait for a flush of everything (UINT64_MAX > flushed) */
+            d->ticket = res && PQntuples(res) == 1 ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : UINT64_MAX;
+        PQclear(res);
         if (d->write_tx) {
             struct timespec now;
             clock_gettime(CLOCK_MONOTONIC, &now);
@@ -470,26 +519,3 @@ uint64_t pg_data_version(struct store *s)
     return PG(s)->in_tx ? PG(s)->version : 0;
 }
 
-/* PostgreSQL's COMMIT returns once the transaction is durable
- * (synchronous_commit = on) and groups concurrent flushes itself: there is
- * never anything left to wait for. */
-void pg_defer_durability(struct store *s, bool on)
-{
-    (void)s;
-    (void)on;
-}
-
-uint64_t pg_commit_ticket(struct store *s)
-{
-    (void)s;
-    return 0;
-}
-
-int pg_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg)
-{
-    (void)s;
-    (void)ticket;
-    (void)done;
-    (void)arg;
-    return 1;
-}

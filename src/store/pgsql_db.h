@@ -23,6 +23,9 @@
 
 #include "store/store.h"
 
+/* Held by every write transaction until it ends ("PRPT" and a role). */
+#define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(1347571796002)"
+
 enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24 };
 
 struct pg_store {
@@ -30,6 +33,8 @@ struct pg_store {
     PGconn *conn;
     char *conninfo;
     bool in_tx, wrote, write_tx;
+    bool deferred;   /* durability through the group flush (pgsql_flush.c) */
+    uint64_t ticket; /* of the last deferred commit that wrote: a WAL position */
     struct timespec began; /* of the write transaction (metrics) */
     uint64_t version;      /* data_version read before this transaction began */
     /* prepared statements of this connection: slot i is named "s<i>" */
@@ -50,6 +55,10 @@ struct pg_params {
 void pp_text(struct pg_params *p, const char *v); /* NULL: SQL NULL */
 void pp_int(struct pg_params *p, int64_t v);
 void pp_bytes(struct pg_params *p, const void *b, int len);
+/* LIMIT and OFFSET as SQLite takes them: a negative limit is none (NULL),
+ * a negative offset is 0 (PostgreSQL refuses both). */
+void pp_limit(struct pg_params *p, long limit);
+void pp_offset(struct pg_params *p, long offset);
 
 /* Runs `sql` (a string constant: prepared once per connection, keyed by its
  * address) with p (NULL: none). The result (the caller PQclear()s it), or

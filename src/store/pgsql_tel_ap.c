@@ -7,21 +7,6 @@
 
 #include "store/pgsql_db.h"
 
-/* LIMIT and OFFSET as SQLite takes them: a negative limit is none (NULL),
- * a negative offset is 0 (PostgreSQL refuses both). */
-static void pp_limit(struct pg_params *p, long limit)
-{
-    if (limit < 0)
-        pp_text(p, NULL);
-    else
-        pp_int(p, limit);
-}
-
-static void pp_offset(struct pg_params *p, long offset)
-{
-    pp_int(p, offset < 0 ? 0 : offset);
-}
-
 /* $1 customer, $2 site rid, $3 from, $4 to: the events overlapping [from, to]. */
 #define WAF_EVENTS_WHERE                                                                                     \
     " FROM tel_waf_events WHERE site_rid = $2 AND customer_id = $1 AND start_time <= $4 AND end_time >= $3"

@@ -12,21 +12,6 @@
 
 enum { OID_BYTEA = 17 };
 
-/* LIMIT and OFFSET as SQLite takes them: a negative limit is none (NULL),
- * a negative offset is 0 (PostgreSQL refuses both). */
-static void pp_limit(struct pg_params *p, long limit)
-{
-    if (limit < 0)
-        pp_text(p, NULL);
-    else
-        pp_int(p, limit);
-}
-
-static void pp_offset(struct pg_params *p, long offset)
-{
-    pp_int(p, offset < 0 ? 0 : offset);
-}
-
 /* Copies a bytea column (text output, \x...) into key[size] (zero-filled);
  * its length, -1 when it is not one. */
 static int col_bytes(const PGresult *res, int row, int col, uint8_t *key, size_t size)

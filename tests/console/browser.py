@@ -1,7 +1,9 @@
 """browser.py — headless Debian Chromium driven by Selenium (python3-selenium
 and chromium-driver), kept on loopback, with what the console test checks
 on every page: console errors, CSP violations, requests to other origins,
-form labels, and a page no wider than the screen."""
+form labels, text contrast (contrast.js), and a page no wider than the
+screen; and the requests the browser sent (Chromium's network log)."""
+import json
 import os
 import shutil
 import tempfile
@@ -21,6 +23,11 @@ document.addEventListener('securitypolicyviolation',
 performance.setResourceTimingBufferSize(10000);
 """
 
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "contrast.js")) as _f:
+    CONTRAST = _f.read()
+
+PHONE = (375, 812)  # the narrowest common phone width, CSS pixels
+
 
 class Browser:
     def __init__(self, base, width=1280, height=900):
@@ -38,12 +45,13 @@ class Browser:
                     # nothing leaves the machine: every name but 127.0.0.1 fails
                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"):
             o.add_argument(arg)
-        o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
         self.d = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=o)
         self.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH})
         self.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow",
                                                                "downloadPath": self.downloads})
         self.errors = []
+        self.requests = []  # (url, resource type, request headers) of every request sent
         self.allowed = []  # (substring, reason): console errors the test caused on purpose
 
     def quit(self):
@@ -94,6 +102,24 @@ class Browser:
                 continue
             self.errors.append(entry["message"])
 
+    def sent(self):
+        """The requests the browser sent since the last call, added to self.requests."""
+        for entry in self.d.get_log("performance"):
+            m = json.loads(entry["message"])["message"]
+            if m["method"] == "Network.requestWillBeSent":
+                p = m["params"]
+                self.requests.append((p["request"]["url"], p.get("type", ""), p["request"].get("headers", {})))
+            elif m["method"] == "Network.requestWillBeSentExtraInfo":  # the headers as sent (Referer among them)
+                self.requests.append(("", "extra", m["params"].get("headers", {})))
+        return self.requests
+
+    def contrast(self, css="body"):
+        return self.js(CONTRAST + "return contrast(document.querySelector(arguments[0]));", css)
+
+    def focus_ring(self):
+        """The contrast ratio of the focused element's outline (0: none)."""
+        return self.js(CONTRAST + "return focusRing(document.activeElement);")
+
     def check_page(self, name, narrow=False):
         """What every page must satisfy; returns a list of problems."""
         self.idle()
@@ -115,6 +141,17 @@ class Browser:
             problems.append(f"{name}: buttons or links without a name: {nameless}")
         if self.js("return document.querySelectorAll('h1').length") != 1:
             problems.append(f"{name}: not exactly one h1")
+        problems += [f"{name}: contrast {low}" for low in self.contrast()]
+        outside = self.js("""return [...document.body.children].filter(e => e.getClientRects().length &&
+            !e.matches('header, nav, main, footer, aside, a.skip, script')).map(e => e.outerHTML.slice(0, 80))""")
+        if outside:
+            problems.append(f"{name}: content outside the landmarks: {outside}")
+        twice = self.js("""const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+            return ids.filter((id, i) => ids.indexOf(id) !== i)""")
+        if twice:
+            problems.append(f"{name}: ids used twice: {twice}")
+        if self.js("return document.querySelectorAll('header, main').length") != 2:
+            problems.append(f"{name}: not one header and one main")
         if narrow:
             over = self.js("return document.documentElement.scrollWidth - window.innerWidth")
             if over > 0:
@@ -125,7 +162,7 @@ class Browser:
     def phone(self, on):
         if on:
             self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                   {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+                                   {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
         else:
             self.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         time.sleep(0.3)  # let the charts resize

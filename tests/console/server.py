@@ -35,7 +35,7 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, extra=()):
         self.binary = os.path.abspath(binary)
         self.dir = tempfile.mkdtemp(prefix="parapet-console-")
         self.data = os.path.join(self.dir, "data")
@@ -44,7 +44,7 @@ class Server:
         self.log = open(os.path.join(self.dir, "server.log"), "w")
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--dev", "--data", self.data, "--listen", f"127.0.0.1:{self.port}",
-             "--no-dns-deploy", "--threads", "2"],
+             "--no-dns-deploy", "--threads", "2", *extra],
             stdout=self.log, stderr=subprocess.STDOUT, cwd=self.dir)
         deadline = time.time() + 90
         while True:
@@ -116,9 +116,12 @@ class Api:
             "app_id": app["app_id"], "secret": app["secret"], "grant_type": "client_credential"})
         self.token = r["result"]["access_token"]
 
-    def call(self, method, path, query=None, form=None):
+    def call(self, method, path, query=None, form=None, json_body=None):
         q = dict(query or {})
         q["access_token"] = self.token
+        if json_body is not None:
+            return self.s.request(method, "/api" + path, query=q, body=json.dumps(json_body).encode(),
+                                  headers={"Content-Type": "application/json"})
         return self.s.request(method, "/api" + path, query=q, form=form)
 
     def get(self, path, **query):

@@ -53,10 +53,27 @@ static void collect(const char *dir, char ***list, size_t *n)
     closedir(d);
 }
 
+/* FILTER: substrings separated by '|'; a test runs when its name holds one. */
+static bool wanted(const char *name, const char *filter)
+{
+    if (!filter)
+        return true;
+    for (const char *p = filter;;) {
+        size_t n = strcspn(p, "|");
+        char part[256];
+        snprintf(part, sizeof part, "%.*s", (int)n, p);
+        if (n && strstr(name, part))
+            return true;
+        if (!p[n])
+            return false;
+        p += n + 1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test-http PARAPET_BINARY CASES_DIR [FILTER]\n");
+        fprintf(stderr, "usage: test-http PARAPET_BINARY CASES_DIR [FILTER[|FILTER]...]\n");
         return 2;
     }
     const char *filter = argc > 3 ? argv[3] : NULL;
@@ -69,8 +86,16 @@ int main(int argc, char **argv)
         return 1;
     }
     for (const struct special_test *t = special_tests; t->name; t++) {
-        if (filter && !strstr(t->name, filter))
+        if (!wanted(t->name, filter))
             continue;
+        if (t->postgresql_only && !getenv("PARAPET_PG_CLUSTER")) {
+            printf("    skipped on SQLite: %s\n", t->name);
+            continue;
+        }
+        if (t->sqlite_only && getenv("PARAPET_STORE")) {
+            printf("    skipped on PostgreSQL: %s: %s\n", t->name, t->sqlite_only);
+            continue;
+        }
         checks_failed_in_case = 0;
         record(t->name, t->run(&fx));
     }
@@ -79,7 +104,7 @@ int main(int argc, char **argv)
     collect(argv[2], &cases, &n);
     qsort(cases, n, sizeof *cases, by_name);
     for (size_t i = 0; i < n; i++) {
-        if (!filter || strstr(cases[i], filter))
+        if (wanted(cases[i], filter))
             record(cases[i], case_run(cases[i], fx.ca_file));
         free(cases[i]);
     }

@@ -29,7 +29,7 @@
 
 /* Half the writers issue tokens flat out; the others create zones, paced
  * so that the customer's 1000-zone limit is never reached. */
-enum { CYCLES = 5, WRITERS = 4, ZONE_PAUSE_MS = 12, ZONES_PER_CYCLE = 90, MAX_ACKED = 50000 };
+enum { CYCLES = 5, WRITERS = 4, ZONE_PAUSE_MS = 12, ZONES_PER_CYCLE = 90, MAX_ACKED = 400000 };
 
 struct world {
     char data[300], ca_file[400], base[64];
@@ -46,6 +46,9 @@ static struct {
 } acked = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static atomic_bool stop;
+/* Answers other than success: 503 50300001 (the database cannot be reached)
+ * and anything else (another status, no answer at all). */
+static atomic_int unavailable, odd;
 
 struct writer {
     const struct world *w;
@@ -81,6 +84,10 @@ static json_t *post(CURL *c, const struct world *w, const char *path, const char
     curl_slist_free_all(h);
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    if (rc == CURLE_OK && status == 503 && strstr(reply, "\"code\":50300001"))
+        atomic_fetch_add(&unavailable, 1);
+    else if (rc != CURLE_OK || status != 200)
+        atomic_fetch_add(&odd, 1);
     json_t *j = rc == CURLE_OK && status == 200 ? json_loads(reply, 0, NULL) : NULL;
     if (j && json_integer_value(json_object_get(j, "code")) != 0) {
         json_decref(j);
@@ -270,27 +277,73 @@ static int login(struct fixture *fx, struct world *w)
     return 0;
 }
 
+static void writers_start(const struct world *w, struct writer *wr, pthread_t *th, int cycle)
+{
+    atomic_store(&stop, false);
+    for (int i = 0; i < WRITERS; i++) {
+        wr[i] = (struct writer){.w = w, .id = i, .cycle = cycle};
+        pthread_create(&th[i], NULL, write_loop, &wr[i]);
+    }
+}
+
+static void writers_stop(pthread_t *th)
+{
+    atomic_store(&stop, true);
+    for (int i = 0; i < WRITERS; i++)
+        pthread_join(th[i], NULL);
+}
+
+/* Waits (up to secs) until both kinds of write (or tokens only, without
+ * zones_too) have been acknowledged since the counts were before_t and
+ * before_z; whether they were. */
+static bool writes_flowing(int before_t, int before_z, bool zones_too, int secs)
+{
+    struct timespec tick = {0, 10 * 1000 * 1000};
+    for (int waited = 0; waited < secs * 100; waited++) {
+        pthread_mutex_lock(&acked.lock);
+        bool going = acked.ntokens > before_t && (!zones_too || acked.nzones > before_z);
+        pthread_mutex_unlock(&acked.lock);
+        if (going)
+            return true;
+        nanosleep(&tick, NULL);
+    }
+    return false;
+}
+
+/* A seeded world, its server started and the installed app logged in, the
+ * acknowledged lists empty: the server's pid, or -1 (reported). opts gets
+ * the server's options (to start it again). */
+static pid_t world_start(struct fixture *fx, struct world *w, int port, char *opts, size_t opts_size)
+{
+    snprintf(opts, opts_size,
+             "--tls-cert '%s/tls/cert.pem' --tls-key '%s/tls/key.pem' --no-dns-deploy --rate-limit 0",
+             fx->data, fx->data);
+    if (seed(fx, w, port) != 0) {
+        check_fail(__func__, "cannot seed a data directory");
+        return -1;
+    }
+    pid_t pid = server_start(fx->bin, w->data, port, opts, fx->log);
+    if (pid < 0 || login(fx, w) != 0) {
+        if (pid > 0)
+            server_stop(pid);
+        check_fail(__func__, "cannot start a server and log in");
+        return -1;
+    }
+    acked.tokens = calloc(MAX_ACKED, sizeof *acked.tokens);
+    acked.zones = calloc(MAX_ACKED, sizeof *acked.zones);
+    acked.ntokens = acked.nzones = 0;
+    return pid;
+}
+
 int crash_safety(struct fixture *fx)
 {
     static struct world w;
     int port = free_port();
     char opts[1024];
-    snprintf(opts, sizeof opts,
-             "--tls-cert '%s/tls/cert.pem' --tls-key '%s/tls/key.pem' --no-dns-deploy --rate-limit 0",
-             fx->data, fx->data);
-    if (seed(fx, &w, port) != 0)
-        return FAIL("cannot seed a data directory");
-    pid_t pid = server_start(fx->bin, w.data, port, opts, fx->log);
+    pid_t pid = world_start(fx, &w, port, opts, sizeof opts);
     if (pid < 0)
-        return FAIL("cannot start a server");
-    if (login(fx, &w) != 0) {
-        server_stop(pid);
-        return FAIL("cannot get an installed app's token");
-    }
+        return 1;
     int bad = 0;
-    acked.tokens = calloc(MAX_ACKED, sizeof *acked.tokens);
-    acked.zones = calloc(MAX_ACKED, sizeof *acked.zones);
-    acked.ntokens = acked.nzones = 0;
     struct writer wr[WRITERS];
     memset(wr, 0, sizeof wr);
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
@@ -300,35 +353,18 @@ int crash_safety(struct fixture *fx)
             break;
         }
         int before_t = acked.ntokens, before_z = acked.nzones;
-        atomic_store(&stop, false);
         pthread_t th[WRITERS];
-        for (int i = 0; i < WRITERS; i++) {
-            wr[i].w = &w;
-            wr[i].id = i;
-            wr[i].cycle = cycle;
-            wr[i].zones_made = 0;
-            pthread_create(&th[i], NULL, write_loop, &wr[i]);
-        }
+        writers_start(&w, wr, th, cycle);
         /* once both kinds of write are going (a loaded machine may take a
          * while), the kill comes at a random moment */
-        struct timespec tick = {0, 10 * 1000 * 1000};
-        for (int waited = 0; waited < 1000; waited++) {
-            pthread_mutex_lock(&acked.lock);
-            bool going = acked.ntokens > before_t && acked.nzones > before_z;
-            pthread_mutex_unlock(&acked.lock);
-            if (going)
-                break;
-            nanosleep(&tick, NULL);
-        }
+        writes_flowing(before_t, before_z, true, 10);
         long ms = 100 + rand() % 700;
         struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         waitpid(pid, NULL, 0);
         pid = -1;
-        atomic_store(&stop, true);
-        for (int i = 0; i < WRITERS; i++)
-            pthread_join(th[i], NULL);
+        writers_stop(th);
         if (acked.ntokens == before_t || acked.nzones == before_z)
             bad |= FAIL("cycle %d: nothing acknowledged in 10 s (tokens %d, zones %d)", cycle,
                         acked.ntokens - before_t, acked.nzones - before_z);
@@ -340,6 +376,60 @@ int crash_safety(struct fixture *fx)
         if (pid > 0)
             bad |= server_stop(pid) != 0 ? FAIL("unclean stop after the kills") : 0;
     }
+    free(acked.tokens);
+    free(acked.zones);
+    return bad;
+}
+
+/* Runs tests/pg/cluster.sh VERB on the suite's cluster; its exit status. */
+static int cluster(const char *verb)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "tests/pg/cluster.sh %s '%s' >/dev/null 2>&1", verb, getenv("PARAPET_PG_CLUSTER"));
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* PostgreSQL stopped and started again under write load (PARAPET_PG_CLUSTER:
+ * the suite's cluster, tests/pg/run): while it is down every request is
+ * answered 503 50300001, none is left without an answer and the server does
+ * not exit; once it is back, writes are acknowledged again without a
+ * restart of the server; and every write acknowledged before, during or
+ * after is stored, whole. */
+int pg_restart(struct fixture *fx)
+{
+    static struct world w;
+    char opts[1024];
+    pid_t pid = world_start(fx, &w, free_port(), opts, sizeof opts);
+    if (pid < 0)
+        return 1;
+    struct writer wr[WRITERS];
+    pthread_t th[WRITERS];
+    int bad = 0;
+    writers_start(&w, wr, th, 100);
+    bad |= !writes_flowing(0, 0, true, 10) ? FAIL("no write acknowledged before the restart") : 0;
+    bad |= cluster("stop") != 0 ? FAIL("cannot stop the cluster") : 0;
+    atomic_store(&unavailable, 0);
+    atomic_store(&odd, 0);
+    int down_t = acked.ntokens, down_z = acked.nzones;
+    sleep(2);
+    int during_unavailable = atomic_load(&unavailable), during_odd = atomic_load(&odd);
+    bad |= during_unavailable == 0 ? FAIL("no 503 50300001 while the database was down") : 0;
+    bad |= during_odd ? FAIL("%d answers other than 503 50300001 while the database was down", during_odd) : 0;
+    bad |= acked.ntokens != down_t || acked.nzones != down_z
+               ? FAIL("writes acknowledged while the database was down (%d tokens, %d zones)", acked.ntokens - down_t,
+                      acked.nzones - down_z)
+               : 0;
+    bad |= cluster("restart") != 0 ? FAIL("cannot start the cluster again") : 0;
+    /* (tokens: the zone writers may have spent their names while it was down) */
+    bad |= !writes_flowing(acked.ntokens, acked.nzones, false, 30) ? FAIL("no token issued after the restart") : 0;
+    writers_stop(th);
+    printf("    pg_restart: %d answers 503 50300001 in 2 s down; %d tokens and %d zones acknowledged in all\n",
+           during_unavailable, acked.ntokens, acked.nzones);
+    fflush(stdout);
+    bad |= kill(pid, 0) != 0 ? FAIL("the server exited") : 0;
+    bad |= verify(&w, 0);
+    bad |= server_stop(pid) != 0 ? FAIL("unclean stop") : 0;
     free(acked.tokens);
     free(acked.zones);
     return bad;

@@ -7,7 +7,8 @@
 import * as api from '../api.js';
 import {h, clear, fill, section, table, field, select, apiError} from '../dom.js';
 import * as fmt from '../format.js';
-import {label, crumbs, customerCrumbs, status} from '../shell.js';
+import {status} from '../shell.js';
+import {siteHeading} from '../site.js';
 
 function owaspRow(base, item, reload) {
   const out = h('div');
@@ -74,7 +75,7 @@ function appshield(ash) {
 }
 
 export async function render(main, {c, s}) {
-  crumbs([...customerCrumbs(c), [`AP ${label(s)}`, `#/c/${c}/ap/${s}`], ['Configuration', location.hash]]);
+  const {h1} = siteHeading(c, 'ap', s, name => `Configuration: ${name}`, [['Configuration', location.hash]]);
   const ports = new Map(); // domain_port_id -> label
   const chooser = h('div');
   const body = h('div');
@@ -106,7 +107,7 @@ export async function render(main, {c, s}) {
       clear(lookupOut, apiError(err));
     }
   });
-  clear(main, h('h1', {}, `Configuration: ${label(s)}`), section('Domain port', chooser, lookup), body);
+  clear(main, h1, section('Domain port', chooser, lookup), body);
   await fill(chooser, async () => {
     const r = await api.get('/spe/ap/dashboard/waf/event', {customer_id: c, site_id: s, num: 50,
       start_time: String(fmt.now() - 31 * 86400 + 60)});

@@ -6,7 +6,7 @@ import {h, clear, fill, section, table, badge, field, select} from '../dom.js';
 import * as fmt from '../format.js';
 import {timeChart} from '../charts.js';
 import {pager} from '../pager.js';
-import {names, label, crumbs, customerCrumbs} from '../shell.js';
+import {siteHeading, configLink} from '../site.js';
 
 // The documented periods and a span inside each one's bounds (doc 002:
 // hour: more than 1 minute and less than 2 hours, day: 1 hour to 2 days,
@@ -70,16 +70,11 @@ function wafEvents(c, s) {
 }
 
 export async function render(main, {c, s}) {
-  crumbs([...customerCrumbs(c), [`AP ${label(s)}`, `#/c/${c}/ap/${s}`]]);
+  const {h1, site} = siteHeading(c, 'ap', s, name => `Application Protection: ${name}`);
   const head = h('div');
-  clear(main, h('h1', {}, `Application Protection: ${label(s)}`),
-    h('p', {}, h('a', {href: `#/c/${c}/ap/${s}/config`}, 'Configuration of this site')), head,
-    bandwidth(c, s), wafEvents(c, s));
+  clear(main, h1, configLink(c, 'ap', s), head, bandwidth(c, s), wafEvents(c, s));
   await fill(head, async () => {
-    const site = await api.get(`/spe/customer/${api.enc(c)}/ap/site/${api.enc(s)}`);
-    names.set(s, site.site_name);
-    main.querySelector('h1').textContent = `Application Protection: ${site.site_name}`;
-    crumbs([...customerCrumbs(c), [`AP ${site.site_name}`, `#/c/${c}/ap/${s}`]]);
-    return h('p', {class: 'meta'}, `VIPs ${[...site.vip, ...site.vip_v6].join(', ')} · plan ${site.service_plan}`);
+    const x = await site;
+    return h('p', {class: 'meta'}, `VIPs ${[...x.vip, ...x.vip_v6].join(', ')} · plan ${x.service_plan}`);
   });
 }

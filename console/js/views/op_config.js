@@ -5,7 +5,8 @@
 import * as api from '../api.js';
 import {h, clear, fill, section, table, field, select, apiError} from '../dom.js';
 import {listsSection} from '../lists.js';
-import {names, label, crumbs, customerCrumbs, status} from '../shell.js';
+import {status} from '../shell.js';
+import {siteHeading} from '../site.js';
 
 const TYPES = ['tcp', 'udp', 'icmp', 'ip', 'sip', 'http', 'total_traffic'];
 
@@ -49,7 +50,7 @@ function thresholdForm(path, policy, reload) {
 }
 
 function detection(c, s, report) {
-  const hosts = report.networks.flatMap(n => n.host_list.map(x => ({...x, network_id: n.network_id,
+  const hosts = (report?.networks || []).flatMap(n => n.host_list.map(x => ({...x, network_id: n.network_id,
     network_name: n.network_name})));
   const el = h('div');
   if (hosts.length === 0) return section('Detection thresholds', h('p', {}, 'This site has no hosts yet.'));
@@ -78,22 +79,19 @@ function detection(c, s, report) {
 
 export async function render(main, {c, s}) {
   const ops = `/spe/customer/${api.enc(c)}/op/site/${api.enc(s)}/mitigation/allow-block-list`;
-  crumbs([...customerCrumbs(c), [`OP ${label(s)}`, `#/c/${c}/op/${s}`], ['Configuration', location.hash]]);
+  const {h1, site} = siteHeading(c, 'op', s, name => `Configuration: ${name}`, [['Configuration', location.hash]]);
   const body = h('div');
-  clear(main, h('h1', {}, `Configuration: ${label(s)}`), body);
-  try {
+  clear(main, h1, body);
+  await fill(body, async () => {
+    await site; // the API's own answer for a site that is not there
+    // the site's networks and hosts: its row of the site report
     const report = (await api.get(`/spe/customer/${api.enc(c)}/op/site-report`)).sites.find(x => x.site_id === s);
-    if (!report) throw Object.assign(new Error(), {msg: 'site_id: no such site'});
-    names.set(s, report.site_name);
-    main.querySelector('h1').textContent = `Configuration: ${report.site_name}`;
-    clear(body, detection(c, s, report), listsSection({
+    return [detection(c, s, report), listsSection({
       read: type => api.get(ops, {type}),
       // src_countries: the write's documented name (required; empty: none)
       write: (type, ips, countries) => api.send('POST', ops, {form: {type, source_ips: ips.join(','),
         src_countries: countries.join(',')}}),
       toggle: (type, on) => api.send('POST', `${ops}/switch`, {form: {type, is_enabled: on}}),
-    }));
-  } catch (err) {
-    clear(body, apiError(err));
-  }
+    })];
+  });
 }

@@ -6,7 +6,7 @@ import * as api from '../api.js';
 import {h, clear, fill, section, table, badge, field, select} from '../dom.js';
 import * as fmt from '../format.js';
 import {timeChart} from '../charts.js';
-import {label, crumbs, customerCrumbs} from '../shell.js';
+import {siteHeading} from '../site.js';
 import {OP_SEVERITY} from './op_site.js';
 
 // One request per module and page (two sections read characterization).
@@ -111,7 +111,7 @@ function patterns(e) {
 
 export async function render(main, {c, s, e}) {
   asked = new Map();
-  crumbs([...customerCrumbs(c), [`OP ${label(s)}`, `#/c/${c}/op/${s}`], [`Event ${e}`, location.hash]]);
+  siteHeading(c, 'op', s, null, [[`Event ${e}`, location.hash]]);
   clear(main, h('h1', {}, `DDoS event ${e}`), summary(s, e), traffic(e), sources(e), characterization(e),
     patterns(e));
 }

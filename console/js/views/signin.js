@@ -33,8 +33,10 @@ export function render(main, done) {
     done();
   });
   const installed = signForm("Installed app's token", [
-    field('Access token', h('input', {name: 'token', type: 'password', required: true, autocomplete: 'off'}),
-      'From POST /oauth/access_token (authorization code flow)'),
+    // not a password field: a browser offers to keep those in its password
+    // store, which would outlive the tab; masked by CSS instead (.masked)
+    field('Access token', h('input', {name: 'token', class: 'masked', required: true, autocomplete: 'off',
+      spellcheck: 'false', autocapitalize: 'off'}), 'From POST /oauth/access_token (authorization code flow)'),
     field('Customer id', h('input', {name: 'customer', required: true, spellcheck: 'false'}),
       'The customer the app is installed for (parapet_account in the token result)'),
   ], 'Use token', async fd => {

@@ -5,7 +5,8 @@ import * as api from '../api.js';
 import {h, clear, fill, section, table, apiError} from '../dom.js';
 import * as fmt from '../format.js';
 import {pager} from '../pager.js';
-import {label, crumbs, customerCrumbs, status} from '../shell.js';
+import {status} from '../shell.js';
+import {siteHeading} from '../site.js';
 
 function tops(base) {
   const el = h('div', {class: 'grid two'});
@@ -66,6 +67,6 @@ function downloader(base, e) {
 
 export async function render(main, {c, s, e}) {
   const base = `/spe/ap/customer/${api.enc(c)}/dashboard/waf/event/${api.enc(e)}`;
-  crumbs([...customerCrumbs(c), [`AP ${label(s)}`, `#/c/${c}/ap/${s}`], [`WAF event ${e}`, location.hash]]);
+  siteHeading(c, 'ap', s, null, [[`WAF event ${e}`, location.hash]]);
   clear(main, h('h1', {}, `WAF event ${e}`), tops(base), log(base), downloader(base, e));
 }
