@@ -12,6 +12,8 @@
 #include "api/op/dashboard_flows.h"
 #include "api/op/op.h"
 #include "api/op/op_mitigation.h"
+#include "api/webhooks/webhooks.h"
+#include "webhook/events.h"
 #include "core/rules.h"
 
 #define GET    M_GET

@@ -10,11 +10,11 @@
 #include "cli/admin.h"
 #include "cli/args.h"
 
-/* target and changes are stored as JSON text: hand them out as JSON. */
+/* target, changes and diff are stored as JSON text: hand them out as JSON. */
 static void parse_members(json_t *row)
 {
-    static const char *const members[] = {"target", "changes"};
-    for (size_t i = 0; i < 2; i++) {
+    static const char *const members[] = {"target", "changes", "diff"};
+    for (size_t i = 0; i < 3; i++) {
         json_t *v = json_loads(json_string_value(json_object_get(row, members[i])) ?: "{}", 0, NULL);
         json_object_set_new(row, members[i], v ? v : json_object());
     }

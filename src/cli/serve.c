@@ -15,6 +15,7 @@
 #include "cli/dns_options.h"
 #include "cli/ddos_options.h"
 #include "cli/nginx_options.h"
+#include "cli/webhook_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
 #include "core/metrics.h"
@@ -31,6 +32,7 @@
 #include "server/worker_store.h"
 #include "telemetry/geo.h"
 #include "telemetry/retention.h"
+#include "webhook/worker.h"
 
 void config_defaults(struct server_config *c)
 {
@@ -103,6 +105,7 @@ static const struct opt serve_opts[] = {
     DNS_DEPLOY_OPTS,
     NGINX_DEPLOY_OPTS,
     DDOS_DEPLOY_OPTS,
+    WEBHOOK_OPTS,
     {.name = "help", .flag = true},
     {.name = NULL},
 };
@@ -150,7 +153,7 @@ static void serve_usage(void)
           "  --console-chartjs DIR      Chart.js for the console's charts (default " CONSOLE_CHARTJS_DIR ",\n"
           "                             Debian's libjs-chart.js)\n"
           "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
-              NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE,
+              NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE WEBHOOK_USAGE,
           stderr);
 }
 
@@ -414,8 +417,18 @@ static int start_changes(const struct server_config *c)
     return 0;
 }
 
+/* The webhook delivery worker, unless --no-webhooks. */
+static int start_webhooks(json_t *a, const struct server_config *c)
+{
+    bool off = false;
+    if (webhook_options_configure(a, &off) != 0)
+        return -1;
+    return off ? 0 : webhook_worker_start(&c->store);
+}
+
 static void stop_deployers(void)
 {
+    webhook_worker_stop();
     deployers_set_announcer(NULL);
     pgsql_changes_stop();
     fnm_graphite_stop();
@@ -463,7 +476,7 @@ static int run(struct server_config *c, json_t *a)
 
     deployers_lock_dir(c->data_dir); /* one deploying process per data directory */
     if (start_dns_deployer(a, c) != 0 || start_nginx_deployer(a, c) != 0 || start_ddos_deployer(a, c) != 0 ||
-        start_changes(c) != 0) {
+        start_changes(c) != 0 || start_webhooks(a, c) != 0) {
         stop_deployers();
         goto failed;
     }

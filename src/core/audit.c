@@ -9,6 +9,7 @@
 
 #include "core/net.h"
 #include "core/route.h"
+#include "store/store.h"
 
 enum { TEXT_KEPT = 512 };
 
@@ -79,6 +80,92 @@ static json_t *target_of(const struct req *r)
     return t;
 }
 
+json_t *audit_doc_diff(const json_t *before, const json_t *after)
+{
+    json_t *out = json_object();
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)before, key, v) {
+        json_t *a = json_object_get(after, key);
+        if (!json_equal(v, a))
+            json_object_set_new(out, key,
+                                json_pack("{s:o,s:o}", "before", redact_value(key, v), "after",
+                                          a ? redact_value(key, a) : json_null()));
+    }
+    json_object_foreach ((json_t *)after, key, v)
+        if (!json_object_get(before, key))
+            json_object_set_new(out, key, json_pack("{s:n,s:o}", "before", "after", redact_value(key, v)));
+    return out;
+}
+
+static bool writes(const struct req *r)
+{
+    return (r->method != M_GET && r->method != M_HEAD) || (r->route && (r->route->flags & ROUTE_WRITES));
+}
+
+void audit_note_before(struct req *r, const struct resource *res)
+{
+    if (!r->route || !writes(r) || (r->route->flags & ROUTE_GUARDED) || res->rid <= 0)
+        return;
+    if (!r->audit_before)
+        r->audit_before = json_array();
+    size_t i;
+    json_t *seen;
+    json_array_foreach (r->audit_before, i, seen)
+        if (json_integer_value(json_object_get(seen, "rid")) == res->rid)
+            return;
+    json_array_append_new(r->audit_before,
+                          json_pack("{s:I,s:s,s:s,s:s,s:o}", "rid", (json_int_t)res->rid, "kind", res->kind, "id",
+                                    res->id, "name", res->name,
+                                    "doc", res->doc ? json_deep_copy(res->doc) : json_object()));
+}
+
+/* {"<kind> <id>": changed members} of the resources the request loaded,
+ * read again in its transaction ({"deleted": true} when gone). */
+static json_t *diff_of(struct req *r)
+{
+    json_t *out = json_object();
+    size_t i;
+    json_t *b;
+    json_array_foreach (r->audit_before, i, b) {
+        struct resource now = {0};
+        char label[RES_KIND_MAX + RES_ID_MAX + 2];
+        snprintf(label, sizeof label, "%s %s", json_string_value(json_object_get(b, "kind")),
+                 json_string_value(json_object_get(b, "id")));
+        int rc = r->store->ops->res_get_rid(r->store, json_integer_value(json_object_get(b, "rid")), &now);
+        if (rc == STORE_NOT_FOUND) {
+            json_object_set_new(out, label, json_pack("{s:b}", "deleted", 1));
+            continue;
+        }
+        if (rc != STORE_OK)
+            continue;
+        json_t *d = audit_doc_diff(json_object_get(b, "doc"), now.doc);
+        const char *was = json_string_value(json_object_get(b, "name"));
+        if (was && strcmp(was, now.name) != 0)
+            json_object_set_new(d, "name", json_pack("{s:s,s:s}", "before", was, "after", now.name));
+        if (json_object_size(d))
+            json_object_set_new(out, label, d);
+        else
+            json_decref(d);
+        resource_clear(&now);
+    }
+    return out;
+}
+
+int audit_record_refused(struct req *r)
+{
+    if (!r->route || !writes(r) || (r->route->flags & ROUTE_GUARDED) || !r->store)
+        return 0;
+    struct store *s = r->store;
+    if (s->ops->begin(s, true) != STORE_OK)
+        return -1;
+    if (audit_record(r) != 0) {
+        s->ops->rollback(s);
+        return -1;
+    }
+    return s->ops->commit(s) == STORE_OK ? 0 : -1;
+}
+
 int audit_record(struct req *r)
 {
     /* the credential endpoints (tokens, codes) are their own record: the
@@ -89,9 +176,13 @@ int audit_record(struct req *r)
     if (r->client.family)
         ip_format(&r->client, client);
     json_t *target = target_of(r);
-    json_t *changes = r->fields ? audit_redact(r->fields) : json_object();
+    /* a refused write may have failed its field checks: then what was sent */
+    const json_t *sent = r->fields ? r->fields : r->body_fields;
+    json_t *changes = sent ? audit_redact(sent) : json_object();
+    json_t *diff = r->status < 400 ? diff_of(r) : json_object();
     char *target_text = json_dumps(target, JSON_COMPACT | JSON_SORT_KEYS);
     char *changes_text = json_dumps(changes, JSON_COMPACT | JSON_SORT_KEYS);
+    char *diff_text = diff ? json_dumps(diff, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     /* a public endpoint names its app in the body */
     const char *app = r->caller.app_id[0] ? r->caller.app_id
                                           : json_string_value(json_object_get(r->fields, "app_id"));
@@ -108,11 +199,14 @@ int audit_record(struct req *r)
         .client = client,
         .target = target_text ? target_text : "{}",
         .changes = changes_text ? changes_text : "{}",
+        .diff = diff_text ? diff_text : "{}",
     };
     int rc = r->store->ops->audit_append(r->store, &e);
     free(target_text);
     free(changes_text);
+    free(diff_text);
     json_decref(target);
     json_decref(changes);
+    json_decref(diff);
     return rc == STORE_OK ? 0 : -1;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/audit.h"
 #include "core/auth_cache.h"
 #include "core/crypto.h"
 #include "core/resource.h"
@@ -164,6 +165,7 @@ static int load_site(struct req *r)
             reply_error(r, E_NOT_FOUND, "site_id: no such site");
         return -1;
     }
+    audit_note_before(r, &r->site); /* a write's before -> after (core/audit.h) */
     return 0;
 }
 

@@ -148,6 +148,8 @@ static void run_handler(struct req *r, bool open)
     bool committed = false;
     if (r->status >= 400 && !r->keep_changes) {
         s->ops->rollback(s);
+        if (write)
+            audit_record_refused(r); /* who tried what, and why not (core/audit.h) */
     } else if ((write && r->status < 400 && audit_record(r) != 0) || s->ops->commit(s) != STORE_OK) {
         s->ops->rollback(s);
         reply_error(r, E_STORE, "the change could not be saved");
@@ -241,6 +243,8 @@ void dispatch(struct req *r)
     if (check_fields(r) != 0) {
         if (open)
             r->store->ops->rollback(r->store);
+        else if (r->route->access != ACCESS_PUBLIC)
+            audit_record_refused(r); /* an authenticated write with bad fields */
         return;
     }
     bool guarded = r->route->flags & ROUTE_GUARDED;

@@ -1,6 +1,8 @@
 /* resource.c — see core/resource.h. */
 #include "core/resource.h"
 
+#include "core/audit.h"
+
 #include <string.h>
 
 json_t *req_hold(struct req *r, json_t *v)
@@ -30,6 +32,7 @@ int res_by_id(struct req *r, const char *kind, const char *id, const char *field
         return -1;
     }
     req_hold(r, out->doc);
+    audit_note_before(r, out);
     return 0;
 }
 

@@ -177,6 +177,7 @@ static void free_pending(struct pending *p)
     json_decref(p->r.path_params);
     json_decref(p->r.fields);
     json_decref(p->r.held);
+    json_decref(p->r.audit_before);
     for (struct upload_file *f = p->r.files, *next; f; f = next) {
         next = f->next;
         free((char *)f->field);

@@ -1,5 +1,6 @@
 /* pgsql_ops.c — the PostgreSQL backend's table of store operations. */
 #include "store/pgsql_db.h"
+#include "store/webhooks_backends.h"
 
 const struct store_ops pgsql_ops = {
     .close = pg_close,
@@ -90,4 +91,5 @@ const struct store_ops pgsql_ops = {
     .tel_waf_logs_list = pg_tel_waf_logs_list,
     .tel_waf_logs_each = pg_tel_waf_logs_each,
     .tel_bandwidth_minutes = pg_tel_bandwidth_minutes,
+    WEBHOOK_OPS_TABLE(pg),
 };

@@ -127,7 +127,7 @@ int pg_audit_append(struct store *s, const struct audit_entry *e)
 {
     static const char sql[] =
         "INSERT INTO audit_log (ts, request_id, route, method, path, status, app_id, portal_id, customer_id, "
-        "client, target, changes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+        "client, target, changes, diff) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
     struct pg_params a = {0};
     pp_int(&a, e->ts);
     pp_text(&a, e->request_id);
@@ -141,6 +141,7 @@ int pg_audit_append(struct store *s, const struct audit_entry *e)
     pp_text(&a, e->client);
     pp_text(&a, e->target);
     pp_text(&a, e->changes);
+    pp_text(&a, e->diff ? e->diff : "{}");
     return pg_exec(s, sql, &a, NULL);
 }
 
@@ -148,7 +149,7 @@ int pg_audit_list(struct store *s, const struct audit_query *q, json_t **out)
 {
     static const char sql[] =
         "SELECT seq, ts, request_id, route, method, path, status, app_id, portal_id, customer_id, client, "
-        "target, changes FROM audit_log WHERE ($1::text IS NULL OR customer_id = $1) "
+        "target, changes, diff FROM audit_log WHERE ($1::text IS NULL OR customer_id = $1) "
         "AND ($2::text IS NULL OR app_id = $2) AND ($3::text IS NULL OR route = $3) "
         "AND ts >= $4 AND ts < $5 ORDER BY seq LIMIT $6";
     struct pg_params a = {0};

@@ -7,7 +7,7 @@ int sq_audit_append(struct store *s, const struct audit_entry *e)
 {
     static const char sql[] =
         "INSERT INTO audit_log (ts, request_id, route, method, path, status, app_id, portal_id, customer_id, "
-        "client, target, changes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+        "client, target, changes, diff) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -23,6 +23,7 @@ int sq_audit_append(struct store *s, const struct audit_entry *e)
     BIND_TEXT(st, 10, e->client);
     BIND_TEXT(st, 11, e->target);
     BIND_TEXT(st, 12, e->changes);
+    BIND_TEXT(st, 13, e->diff ? e->diff : "{}");
     return db_exec_stmt(s, st);
 }
 
@@ -30,7 +31,7 @@ int sq_audit_list(struct store *s, const struct audit_query *q, json_t **out)
 {
     static const char sql[] =
         "SELECT seq, ts, request_id, route, method, path, status, app_id, portal_id, customer_id, client, "
-        "target, changes FROM audit_log "
+        "target, changes, diff FROM audit_log "
         "WHERE (?1 IS NULL OR customer_id = ?1) AND (?2 IS NULL OR app_id = ?2) AND (?3 IS NULL OR route = ?3) "
         "AND ts >= ?4 AND ts < ?5 ORDER BY seq LIMIT ?6";
     sqlite3_stmt *st = db_stmt(s, sql);

@@ -1,5 +1,6 @@
 /* sqlite_ops.c — the SQLite backend's table of store operations. */
 #include "store/sqlite_db.h"
+#include "store/webhooks_backends.h"
 
 const struct store_ops sqlite_ops = {
     .close = sqlite_close,
@@ -91,4 +92,5 @@ const struct store_ops sqlite_ops = {
     .tel_waf_logs_each = sq_tel_waf_logs_each,
     .tel_bandwidth_minutes = sq_tel_bandwidth_minutes,
 
+    WEBHOOK_OPS_TABLE(sq),
 };

@@ -14,6 +14,7 @@
 #include "store/telemetry.h"
 #include "store/telemetry_ap.h"
 #include "store/telemetry_op.h"
+#include "store/webhooks.h"
 
 enum {
     STORE_OK = 0,
@@ -146,6 +147,7 @@ struct audit_entry {
     int status;
     const char *app_id, *portal_id, *customer_id, *client;
     const char *target, *changes; /* JSON texts */
+    const char *diff;             /* JSON text: the loaded resources' changed members, before -> after */
 };
 
 /* Filters of an audit log read: NULL or 0 is no filter on that member. */
@@ -388,6 +390,47 @@ struct store_ops {
      * (*out malloc'd; minutes without samples are absent). */
     int (*tel_bandwidth_minutes)(struct store *s, int64_t site_rid, int64_t from, int64_t to,
                                  struct tel_bw_minute **out, size_t *n);
+    /* ---- webhooks (sqlite_webhooks.c, pgsql_webhooks.c; store/webhooks.h) ----
+     * Endpoints belong to one customer: get, update and delete see only
+     * that customer's (STORE_NOT_FOUND otherwise). list: the customer's
+     * endpoints in creation order, [{"id","url","events","description",
+     * "enabled","created_at","updated_at"}] (no secret). delete takes the
+     * endpoint's deliveries and attempts with it. */
+    int (*webhook_create)(struct store *s, const struct webhook *w);
+    int (*webhook_get)(struct store *s, const char *customer_id, const char *id, struct webhook *out);
+    int (*webhook_list)(struct store *s, const char *customer_id, json_t **out);
+    int (*webhook_update)(struct store *s, const struct webhook *w);
+    int (*webhook_delete)(struct store *s, const char *customer_id, const char *id);
+    /* A page of an endpoint's deliveries, newest first: [{"id","event_id","type","state","attempts",
+     * "last_status","last_error","next_at","created_at","done_at","replay_of"}]; *total counts all. */
+    int (*webhook_deliveries)(struct store *s, const char *endpoint_id, const struct webhook_delivery_query *q,
+                              json_t **out, long *total);
+    /* One delivery of the endpoint, as a deliveries row plus "resource", "payload" (JSON text),
+     * "event_created_at" and "attempts_log": [{"n","at","duration_ms","status","error","response"}]. */
+    int (*webhook_delivery_get)(struct store *s, const char *endpoint_id, const char *delivery_id,
+                                json_t **out);
+    /* A new pending delivery (id new_id) of the event delivery_id delivered,
+     * to the same endpoint, due now. */
+    int (*webhook_replay)(struct store *s, const char *endpoint_id, const char *delivery_id, const char *new_id);
+    /* An event for one endpoint only (type bit 0, never fanned out) and its
+     * delivery new_id: the ping an owner sends to try a receiver. */
+    int (*webhook_enqueue_one)(struct store *s, const char *endpoint_id, const char *event_id, const char *type,
+                               const char *payload, const char *new_id);
+    /* The earliest next attempt time (unix ms) of a pending delivery, or
+     * STORE_NOT_FOUND when none is pending (a due one may still be held
+     * back or leased: webhook_claim decides; this only says when to look). */
+    int (*webhook_next_due)(struct store *s, int64_t *next_ms);
+    /* In the open write transaction: takes up to `limit` deliveries due at
+     * now_ms whose resource has no earlier pending delivery to the same
+     * endpoint, and leases them until now_ms + lease_ms. Rows {"seq","id","created_at",
+     * "attempts","endpoint_id","url","secret","event_id","type","payload",
+     * "event_created_at","customer_id"}, the longest due first. */
+    int (*webhook_claim)(struct store *s, int64_t now_ms, int64_t lease_ms, long limit, json_t **out);
+    /* Records an attempt and the delivery's new state (lease released). */
+    int (*webhook_attempt_record)(struct store *s, const struct webhook_attempt *a);
+    /* Removes finished deliveries (and their attempts) done before `before`
+     * (unix s) and events left without deliveries, at most `limit` rows. */
+    int (*webhook_purge)(struct store *s, int64_t before, long limit, long *removed);
 };
 
 

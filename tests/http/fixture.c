@@ -314,16 +314,19 @@ int fixture_setup(struct fixture *fx, const char *bin)
         return -1;
     if (start_knotd(fx) != 0)
         return -1;
-    char dns_opts[1024], nginx_opts[256], ddos_opts[512];
+    char dns_opts[1536], nginx_opts[256], ddos_opts[512];
     nginx_options(nginx_opts, sizeof nginx_opts);
     ddos_options(ddos_opts, sizeof ddos_opts);
     /* every case comes from 127.0.0.1: allow its failed token requests
      * (special_abuse.c tests the slow-down on a server of its own); cases
      * ingest telemetry of fixed past dates: keep ten years of it */
+    /* webhooks go to the tests' receiver on loopback (tests/http/receiver.c),
+     * with its certificate, retried after 300 ms, 600 ms, ... at most 2 s apart */
     snprintf(dns_opts, sizeof dns_opts,
              "--dns-listen 127.0.0.1@%d --dns-reload --dns-deploy-interval 1 --auth-failures 200 "
-             "--telemetry-days 3650 %s %s",
-             fx->dns_port, nginx_opts, ddos_opts);
+             "--telemetry-days 3650 --webhook-allow 127.0.0.0/8 --webhook-ca %s/tls/cert.pem "
+             "--webhook-retry-base 300 --webhook-retry-max 2000 %s %s",
+             fx->dns_port, fx->data, nginx_opts, ddos_opts);
     char spare[16]; /* a free port for a case's own extra server (op/capture.case) */
     snprintf(spare, sizeof spare, "%d", free_port());
     var_set("SPARE_PORT", spare);
@@ -333,7 +336,7 @@ int fixture_setup(struct fixture *fx, const char *bin)
     fx->short_pid = server_start(bin, fx->data, fx->short_port,
                                  "--token-ttl 2 --code-ttl 2 --refresh-ttl 3 --max-body-bytes 4096 "
                                  "--max-header-bytes 8192 --auth-failures 200 --no-dns-deploy --no-nginx-deploy "
-                                 "--no-fastnetmon-deploy --no-bird-deploy "
+                                 "--no-fastnetmon-deploy --no-bird-deploy --no-webhooks "
                                  "--telemetry-days 3650",
                                  fx->log);
     if (fx->main_pid < 0 || fx->short_pid < 0)

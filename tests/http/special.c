@@ -691,5 +691,7 @@ const struct special_test special_tests[] = {
     {"special: two servers on one data directory: one deploys, the other stands by and takes over", deploy_lock,
      NULL, false},
     {"special: secret rotation and token revocation", secret_rotation_and_revocation, NULL, false},
+    {"special: webhooks signed, retried, in order per resource, per tenant, replayable", webhook_delivery, NULL,
+     false},
     {NULL, NULL, NULL, false},
 };

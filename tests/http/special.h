@@ -27,5 +27,7 @@ int deploy_lock(struct fixture *fx);
 /* special_crash.c */
 int crash_safety(struct fixture *fx);
 int pg_restart(struct fixture *fx);
+/* special_webhooks.c */
+int webhook_delivery(struct fixture *fx);
 
 #endif

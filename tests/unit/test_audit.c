@@ -37,4 +37,27 @@ TEST(long_text_cut)
     json_decref(in);
 }
 
-UNIT_MAIN(UNIT_CASE(secrets_redacted), UNIT_CASE(long_text_cut))
+/* before -> after of a document: changed, added and removed members only,
+ * secrets redacted on both sides */
+TEST(doc_diff)
+{
+    json_t *before = json_pack("{s:s,s:[s],s:i,s:s,s:s}", "site_desc", "", "cidr", "10.0.0.0/24", "as_num", 64500,
+                               "secret", "old-secret", "gone", "x");
+    json_t *after = json_pack("{s:s,s:[s,s],s:i,s:s,s:b}", "site_desc", "now", "cidr", "10.0.0.0/24", "10.0.1.0/24",
+                              "as_num", 64500, "secret", "new-secret", "added", 1);
+    json_t *d = audit_doc_diff(before, after);
+    char *text = json_dumps(d, JSON_COMPACT | JSON_SORT_KEYS);
+    CHECK_STR(text, "{\"added\":{\"after\":true,\"before\":null},\"cidr\":{\"after\":[\"10.0.0.0/24\",\"10.0.1.0/24\"],"
+                    "\"before\":[\"10.0.0.0/24\"]},\"gone\":{\"after\":null,\"before\":\"x\"},"
+                    "\"secret\":{\"after\":\"[redacted]\",\"before\":\"[redacted]\"},"
+                    "\"site_desc\":{\"after\":\"now\",\"before\":\"\"}}");
+    free(text);
+    json_decref(d);
+    d = audit_doc_diff(after, after);
+    CHECK_INT(json_object_size(d), 0);
+    json_decref(d);
+    json_decref(before);
+    json_decref(after);
+}
+
+UNIT_MAIN(UNIT_CASE(secrets_redacted), UNIT_CASE(long_text_cut), UNIT_CASE(doc_diff))
