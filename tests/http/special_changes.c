@@ -42,7 +42,7 @@ int changes_between_nodes(struct fixture *fx)
     const char *portal_id = json_string_value(json_object_get(portal, "portal_id"));
     json_t *app = admin(fx->bin, data_a, "app create --kind portal --portal %s --name ChangesApp", portal_id);
     json_t *cust = admin(fx->bin, data_a, "customer create --portal %s --name ChangesCustomer --services op", portal_id);
-    json_t *asn = admin(fx->bin, data_a, "asn add --asn 64511 --prefix 10.251.0.0/24");
+    json_t *asn = admin(fx->bin, data_a, "asn add --asn 64511 --prefix 10.254.0.0/24");
     const char *app_id = json_string_value(json_object_get(app, "app_id"));
     const char *secret = json_string_value(json_object_get(app, "secret"));
     const char *customer = json_string_value(json_object_get(cust, "customer_id"));
@@ -76,11 +76,23 @@ int changes_between_nodes(struct fixture *fx)
         long mark = file_size(log_a);
         snprintf(url, sizeof url, "https://127.0.0.1:%d/api/spe/customer/%s/op/site?access_token=%s", port_b,
                  customer, token);
-        long st = post_form(url, "site_name=changes&as_num=64511&cidr=10.251.0.0/24", fx->ca_file, out, sizeof out);
+        long st = post_form(url, "site_name=changes&as_num=64511&cidr=10.254.0.0/24", fx->ca_file, out, sizeof out);
         bad |= st != 200 ? FAIL("site create on node B: %ld %.200s", st, out) : 0;
         bad |= !bad && !file_says(log_a, mark, "fastnetmon: 1 sites", 15)
                    ? FAIL("node A did not render node B's site within 15 s (%s)", log_a)
                    : 0;
+        /* the store is the suite's: the site goes (its addresses are free again) */
+        const char *id = strstr(out, "\"site_id\":\"");
+        char site[32] = "";
+        if (id)
+            snprintf(site, sizeof site, "%.16s", id + 11);
+        snprintf(url, sizeof url, "https://127.0.0.1:%d/api/spe/customer/%s/op/site/%s?access_token=%s", port_b,
+                 customer, site, token);
+        struct http_request rq = {.method = "DELETE", .url = url, .ca_file = fx->ca_file};
+        struct http_response rs;
+        http_do(&rq, &rs);
+        bad |= rs.status != 200 ? FAIL("site delete on node B: %ld %.200s", rs.status, rs.body) : 0;
+        http_response_free(&rs);
     }
     if (a > 0)
         bad |= server_stop(a) != 0 ? FAIL("node A stopped uncleanly") : 0;
