@@ -25,6 +25,19 @@ seed_start=$(date +%s)
 python3 bench/seed.py "127.0.0.1:$pp" "$token" "$cust" > "$work/seed.env"
 . "$work/seed.env"
 echo "seeded the family documents through the API in $(($(date +%s) - seed_start)) s"
+# Every write wakes the data planes' deployers (FastNetMon checks, BIRD,
+# nginx), which commit deploy states: let them finish, i.e. wait until the
+# store's change counter (data_version.h) stays put for 3 s, before measuring.
+version() { od -An -tu8 "$data/parapet.db-version" 2>/dev/null | tr -d ' '; }
+settle() {
+  last=$(version); still=0
+  for _ in $(seq 120); do
+    sleep 1; now=$(version)
+    if [ "$now" = "$last" ]; then still=$((still + 1)); [ $still -ge 3 ] && return 0; else still=0; last=$now; fi
+  done
+}
+settle_start=$(date +%s); settle
+echo "deployers settled after $(($(date +%s) - settle_start)) s"
 
 wanted() { [ -z "${ROWS:-}" ] || echo "$1" | grep -Eq "^($ROWS)\$"; }
 
