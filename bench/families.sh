@@ -101,9 +101,9 @@ nginx_post=$(median %.0f $(awk '{ print $1 }' "$work/n.post"))
 write_row() {
   wanted "$1" || return 0
   : > "$work/p.$1"
-  for _ in $(seq "$rounds"); do
-    TOKEN=$token BASE=/api/spe/customer/$cust WRITE=$1 AP_WAF=/api$AP_WAF AP_RULE=$AP_RULE OP_SITE=$OP_SITE \
-      OP_NET=$OP_NET OP_HOST=$OP_HOST CYCLE_SITE=$CYCLE_SITE CYCLE_NET=$CYCLE_NET \
+  for round in $(seq 0 $((rounds - 1))); do
+    TOKEN=$token BASE=/api/spe/customer/$cust WRITE=$1 AP_WAF=/api$AP_WAF AP_WAF80=/api$AP_WAF80 AP_RULE=$AP_RULE OP_SITE=$OP_SITE \
+      OP_NET=$OP_NET OP_HOST=$OP_HOST CYCLE_SITE=$CYCLE_SITE CYCLE_NETS=$CYCLE_NETS ROUND=$round \
       run "parapet-$1" "$ppid" "https://127.0.0.1:$pp" bench/writes.lua >> "$work/p.$1"
   done
   show "parapet $2" "$work/p.$1"

@@ -67,11 +67,13 @@ for i in range(100):
                 form={"host_name": "h", "cidr": "198.19.%d.1" % i})["host_id"]
 out("OP_REPORT", C + "/op/site-report")
 # The write rows' create/delete cycles (bench/writes.lua): networks come and
-# go in a site of 12.0.0.0/8, hosts in its network 12.200.0.0/24.
+# go in a site of 12.0.0.0/8, hosts in its networks 12.200.R.0/24, one per
+# round R.
 cycle = call("POST", C + "/op/site", form={"site_name": "cycle", "as_num": 64496, "cidr": "12.0.0.0/8"})["site_id"]
 out("CYCLE_SITE", cycle)
-out("CYCLE_NET", call("POST", C + "/op/site/%s/network" % cycle,
-                      form={"network_name": "hosts", "cidr": "12.200.0.0/24"})["network_id"])
+out("CYCLE_NETS", " ".join(call("POST", C + "/op/site/%s/network" % cycle,
+                                form={"network_name": "hosts%d" % r, "cidr": "12.200.%d.0/24" % r})["network_id"]
+                           for r in range(10)))
 out("OP_SITE", site)
 out("OP_NET", net)
 out("OP_HOST", host)
@@ -81,7 +83,10 @@ out("OP_HOST", host)
 ap_site = call("POST", C + "/ap/site", form={
     "site_name": "bench_ap", "backend_type": 0, "service_plan": "basic", "backend_ip": "203.0.113.30"})["site_id"]
 dom = call("POST", C + "/ap/site/%s/domain" % ap_site, form={"domain_name": "bench.shop.example"})["domain_id"]
-port = call("GET", C + "/ap/site/%s/domain/%s" % (ap_site, dom))["https_port_list"][0]["domain_port_id"]
+ports = call("GET", C + "/ap/site/%s/domain/%s" % (ap_site, dom))
+port = ports["https_port_list"][0]["domain_port_id"]
+out("AP_WAF80", "/spe/ap/customer/%s/site/%s/domain-port/%s/policy/waf" % (
+    CUST, ap_site, ports["http_port_list"][0]["domain_port_id"]))
 out("AP_SWITCHES", "/policy/appshield/customer/%s/site/%s/domain-port/%s/switches" % (CUST, ap_site, port))
 waf = "/spe/ap/customer/%s/site/%s/domain-port/%s/policy/waf" % (CUST, ap_site, port)
 out("AP_OWASP", waf + "/owasp")

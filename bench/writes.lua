@@ -1,8 +1,8 @@
 -- bench/writes.lua — wrk script for bench/run's durable write rows. The
 -- environment names the row (WRITE) and what it writes to (TOKEN, BASE: the
 -- customer's /api/spe/customer/{id}, OP_SITE, OP_NET, OP_HOST, AP_WAF,
--- AP_RULE; CYCLE_SITE: a site of 12.0.0.0/8, CYCLE_NET: its network
--- 12.200.0.0/24; see bench/seed.py).
+-- AP_RULE; CYCLE_SITE: a site of 12.0.0.0/8, CYCLE_NETS: its networks
+-- 12.200.R.0/24 for R 0-9; ROUND: the round; see bench/seed.py).
 --
 -- Creates run as create/delete cycles: a customer holds at most 1,000 sites,
 -- a site 256 networks, a network 1,024 hosts and a domain port 100 WAF rules,
@@ -12,6 +12,9 @@
 -- durable writes. Updates rewrite one object over and over.
 local e = os.getenv
 local token, base, kind = e("TOKEN"), e("BASE"), e("WRITE")
+-- each round (0-9) cycles through its own names and addresses: a run
+-- stops with a few creates not yet deleted, which the next round must not hit
+local round = tonumber(e("ROUND") or "0") % 10
 local q = "?access_token=" .. token
 local form = { ["Content-Type"] = "application/x-www-form-urlencoded" }
 local json = { ["Content-Type"] = "application/json" }
@@ -32,8 +35,10 @@ local rule_body = '{"rule_name":"r%d","conditions":[{"field":"path","operator":"
 local coll = {
   site = base .. "/op/site",
   network = base .. "/op/site/" .. (e("CYCLE_SITE") or "") .. "/network",
-  host = base .. "/op/site/" .. (e("CYCLE_SITE") or "") .. "/network/" .. (e("CYCLE_NET") or "") .. "/host",
-  rule = (e("AP_WAF") or "") .. "/custom-rule",
+  host = base .. "/op/site/" .. (e("CYCLE_SITE") or "") .. "/network/" ..
+         ((e("CYCLE_NETS") or ""):match("^" .. string.rep("%w+%s+", round) .. "(%w+)") or "") .. "/host",
+  -- a domain port holds at most 100 rules: odd rounds use the HTTP port's
+  rule = (round % 2 == 1 and e("AP_WAF80") or e("AP_WAF") or "") .. "/custom-rule",
 }
 local idname = { site = "site_id", network = "network_id", host = "host_id", rule = "rule_id" }
 local what = kind:match("^(%a+)_")
@@ -41,15 +46,16 @@ local what = kind:match("^(%a+)_")
 local function create_body()
   n = n + 1
   -- 1,024 addresses per thread, reused once their holder is deleted
-  local i = (tid or 0) * 1024 + n % 1024
+  local t = tid or 0
+  local i = round * 2048 + t * 1024 + n % 1024
   local a, b = math.floor(i / 256), i % 256
   if what == "site" then
-    return string.format("site_name=c%d_%d&as_num=64496&cidr=11.%d.%d.0/24", tid or 0, n, a, b), form
+    return string.format("site_name=c%d_%d_%d&as_num=64496&cidr=11.%d.%d.0/24", round, t, n, a, b), form
   elseif what == "network" then
-    return string.format("network_name=c%d_%d&cidr=12.%d.%d.0/24", tid or 0, n, a, b), form
+    return string.format("network_name=c%d_%d_%d&cidr=12.%d.%d.0/24", round, t, n, a, b), form
   elseif what == "host" then
-    -- the cycle network is 12.200.0.0/24: addresses 1-127 for thread 0, 128-254 for thread 1
-    return string.format("host_name=c%d_%d&cidr=12.200.0.%d", tid or 0, n, 1 + ((tid or 0) * 127 + n % 127) % 254), form
+    -- the round's network is 12.200.ROUND.0/24: addresses 1-127 for thread 0, 128-254 for thread 1
+    return string.format("host_name=c%d_%d&cidr=12.200.%d.%d", t, n, round, 1 + t * 127 + n % 127), form
   end
   return string.format(rule_body, i, n), json
 end
