@@ -5,10 +5,12 @@
 #include "core/dispatch.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/abuse.h"
 #include "core/auth.h"
+#include "core/reply_cache.h"
 #include "core/route.h"
 #include "core/router.h"
 #include "deploy/deployer.h"
@@ -213,6 +215,56 @@ static int authorise(struct req *r, bool *open)
     return 0;
 }
 
+/* The key of a ROUTE_CACHED answer: everything it may depend on besides the
+ * stored data — the route, the caller, the raw path and the decoded query
+ * (without access_token, which take_token removed; a cached route takes no
+ * body). 0 when the request cannot be cached (no version, too long a key). */
+static size_t cache_key(const struct req *r, char *buf, size_t size)
+{
+    if (!(r->route->flags & ROUTE_CACHED) || r->method != M_GET || r->data_version == 0 ||
+        r->body_kind != BODY_NONE)
+        return 0;
+    int n = snprintf(buf, size, "%s\n%d %s %s %s\n%s\n", r->route->id, (int)r->caller.kind, r->caller.app_id,
+                     r->caller.portal_id, r->caller.customer_id, r->path);
+    if (n < 0 || (size_t)n >= size)
+        return 0;
+    size_t len = (size_t)n;
+    if (r->query_fields && json_object_size(r->query_fields) > 0) {
+        size_t q = json_dumpb(r->query_fields, buf + len, size - len, JSON_COMPACT | JSON_SORT_KEYS);
+        if (q == 0 || q >= size - len)
+            return 0;
+        len += q;
+    }
+    return len;
+}
+
+/* Answers from the thread's reply cache (core/reply_cache.h) and ends the
+ * request's read transaction; false on a miss. */
+static bool cached_answer(struct req *r, const char *key, size_t key_len)
+{
+    struct cached_reply c;
+    if (!key_len || !reply_cache_get(r->data_version, key, key_len, &c))
+        return false;
+    r->store->ops->rollback(r->store); /* the read transaction authorise left open */
+    free(r->reply_body);
+    r->status = c.status;
+    r->code = c.code;
+    r->reply_type = c.type;
+    r->reply_body = c.body;
+    r->reply_len = c.len;
+    return true;
+}
+
+/* Keeps a successful answer of a ROUTE_CACHED route for the next same read. */
+static void keep_answer(const struct req *r, const char *key, size_t key_len)
+{
+    if (!key_len || r->status != 200 || !r->reply_body || r->location || r->disposition)
+        return;
+    struct cached_reply c = {
+        .status = r->status, .code = r->code, .type = r->reply_type, .body = r->reply_body, .len = r->reply_len};
+    reply_cache_put(r->data_version, key, key_len, &c);
+}
+
 void dispatch(struct req *r)
 {
     struct route_match m;
@@ -250,7 +302,12 @@ void dispatch(struct req *r)
     bool guarded = r->route->flags & ROUTE_GUARDED;
     if (guarded && abuse_guard_check(r) != 0)
         return;
+    char key[1024];
+    size_t key_len = open && !guarded ? cache_key(r, key, sizeof key) : 0;
+    if (cached_answer(r, key, key_len))
+        return;
     run_handler(r, open);
+    keep_answer(r, key, key_len);
     if (guarded)
         abuse_guard_record(r);
 }

@@ -41,6 +41,8 @@ enum {
     ROUTE_WRITES = 1 << 1,        /* a GET that changes stored data (runs in a write transaction) */
     ROUTE_GUARDED = 1 << 2,       /* takes app credentials: failed attempts are slowed (abuse.h) */
     ROUTE_RAW_BODY = 1 << 3,      /* the handler reads r->body_raw (a JSON array or NDJSON) itself */
+    ROUTE_CACHED = 1 << 4,        /* a GET whose answer depends only on the stored data, the path, the query
+                                     and the caller (no clock, no files): kept in core/reply_cache.h */
 };
 
 typedef int route_handler(struct req *r);

@@ -6,6 +6,7 @@
 #include "server/http.h"
 
 #include <jansson.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -63,6 +64,9 @@ struct pending {
     struct MHD_Connection *conn;
     _Atomic int durable; /* enum durable_state */
 };
+
+/* replies from this size on are followed by malloc_trim (on_completed) */
+enum { TRIM_AFTER_REPLY_BYTES = 1 << 20 };
 
 enum durable_state { DURABLE_NONE, DURABLE_WAITING, DURABLE_OK, DURABLE_FAILED };
 
@@ -199,9 +203,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void)toe;
     struct http_server *h = cls;
     if (*con_cls) {
-        free_pending(*con_cls);
+        struct pending *p = *con_cls;
+        size_t reply_len = p->r.reply_len;
+        free_pending(p);
         *con_cls = NULL;
         atomic_fetch_sub(&h->in_flight, 1);
+        /* A large answer (a site report of 1,000 sites: 1.8 MB) was built
+         * from a JSON tree ~20 times its size; glibc keeps those pages
+         * after the free (a node's RSS went from 17 to 62 MB after one
+         * such read). Hand them back: it costs a walk of the heap, only
+         * after replies this large. */
+        if (reply_len >= TRIM_AFTER_REPLY_BYTES)
+            malloc_trim(0);
     }
 }
 
