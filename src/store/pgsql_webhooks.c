@@ -17,20 +17,26 @@ static int64_t now_ms(void)
 
 /* ---- endpoints ---- */
 
+/* $1..$8 of the create and the update: the endpoint's members, `at` its time. */
+static void endpoint_params(struct pg_params *p, const struct webhook *w, int64_t at)
+{
+    pp_text(p, w->id);
+    pp_text(p, w->customer_id);
+    pp_text(p, w->url);
+    pp_text(p, w->secret);
+    pp_int(p, w->events);
+    pp_text(p, w->description);
+    pp_int(p, w->enabled);
+    pp_int(p, at);
+}
+
 int pg_webhook_create(struct store *s, const struct webhook *w)
 {
     static const char sql[] =
         "INSERT INTO webhook_endpoints (id, customer_id, url, secret, events, description, "
         "enabled, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)";
     struct pg_params p = {0};
-    pp_text(&p, w->id);
-    pp_text(&p, w->customer_id);
-    pp_text(&p, w->url);
-    pp_text(&p, w->secret);
-    pp_int(&p, w->events);
-    pp_text(&p, w->description);
-    pp_int(&p, w->enabled);
-    pp_int(&p, w->created_at);
+    endpoint_params(&p, w, w->created_at);
     return pg_exec(s, sql, &p, NULL);
 }
 
@@ -75,14 +81,7 @@ int pg_webhook_update(struct store *s, const struct webhook *w)
         "UPDATE webhook_endpoints SET url = $3, secret = $4, events = $5, description = $6, "
         "enabled = $7, updated_at = $8 WHERE id = $1 AND customer_id = $2";
     struct pg_params p = {0};
-    pp_text(&p, w->id);
-    pp_text(&p, w->customer_id);
-    pp_text(&p, w->url);
-    pp_text(&p, w->secret);
-    pp_int(&p, w->events);
-    pp_text(&p, w->description);
-    pp_int(&p, w->enabled);
-    pp_int(&p, w->updated_at);
+    endpoint_params(&p, w, w->updated_at);
     long changed = 0;
     int rc = pg_exec(s, sql, &p, &changed);
     return rc == STORE_OK && changed == 0 ? STORE_NOT_FOUND : rc;

@@ -16,6 +16,19 @@ static int64_t now_ms(void)
 
 /* ---- endpoints ---- */
 
+/* ?1..?8 of the create and the update: the endpoint's members, `at` its time. */
+static void bind_endpoint(sqlite3_stmt *st, const struct webhook *w, int64_t at)
+{
+    BIND_TEXT(st, 1, w->id);
+    BIND_TEXT(st, 2, w->customer_id);
+    BIND_TEXT(st, 3, w->url);
+    BIND_TEXT(st, 4, w->secret);
+    sqlite3_bind_int64(st, 5, w->events);
+    BIND_TEXT(st, 6, w->description);
+    sqlite3_bind_int(st, 7, w->enabled);
+    sqlite3_bind_int64(st, 8, at);
+}
+
 int sq_webhook_create(struct store *s, const struct webhook *w)
 {
     static const char sql[] =
@@ -24,14 +37,7 @@ int sq_webhook_create(struct store *s, const struct webhook *w)
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
-    BIND_TEXT(st, 1, w->id);
-    BIND_TEXT(st, 2, w->customer_id);
-    BIND_TEXT(st, 3, w->url);
-    BIND_TEXT(st, 4, w->secret);
-    sqlite3_bind_int64(st, 5, w->events);
-    BIND_TEXT(st, 6, w->description);
-    sqlite3_bind_int(st, 7, w->enabled);
-    sqlite3_bind_int64(st, 8, w->created_at);
+    bind_endpoint(st, w, w->created_at);
     return db_exec_stmt(s, st);
 }
 
@@ -80,14 +86,7 @@ int sq_webhook_update(struct store *s, const struct webhook *w)
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
-    BIND_TEXT(st, 1, w->id);
-    BIND_TEXT(st, 2, w->customer_id);
-    BIND_TEXT(st, 3, w->url);
-    BIND_TEXT(st, 4, w->secret);
-    sqlite3_bind_int64(st, 5, w->events);
-    BIND_TEXT(st, 6, w->description);
-    sqlite3_bind_int(st, 7, w->enabled);
-    sqlite3_bind_int64(st, 8, w->updated_at);
+    bind_endpoint(st, w, w->updated_at);
     int rc = db_exec_stmt(s, st);
     return rc == STORE_OK && sqlite3_changes(DB(s)->db) == 0 ? STORE_NOT_FOUND : rc;
 }
