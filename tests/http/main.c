@@ -90,10 +90,12 @@ int main(int argc, char **argv)
             continue;
         if (t->postgresql_only && !getenv("PARAPET_PG_CLUSTER")) {
             printf("    skipped on SQLite: %s\n", t->name);
+            fflush(stdout); /* before any test forks: a child would print it again */
             continue;
         }
         if (t->sqlite_only && getenv("PARAPET_STORE")) {
             printf("    skipped on PostgreSQL: %s: %s\n", t->name, t->sqlite_only);
+            fflush(stdout);
             continue;
         }
         checks_failed_in_case = 0;
