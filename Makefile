@@ -83,7 +83,7 @@ $(B)/parapet: $(BIN_SRC:%.c=$(B)/%.o) $(B)/libparapet.a
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libparapet.a tests/unit/unit.h tests/unit/scratch_store.h
+$(B)/tests/%: tests/unit/%.c $(B)/libparapet.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -Itests -o $@ $< $(B)/libparapet.a $(LIBS)

@@ -18,3 +18,16 @@ void block_range(const struct cidr *c, uint8_t lo[BLOCK_KEY_LEN], uint8_t hi[BLO
             hi[1 + i] |= (uint8_t)(0xff >> keep);
     }
 }
+
+int block_ancestors(const struct cidr *c, uint8_t keys[][BLOCK_KEY_LEN])
+{
+    for (int len = 0; len < c->prefix; len++) {
+        uint8_t *k = keys[len];
+        memset(k, 0, BLOCK_KEY_LEN);
+        k[0] = (uint8_t)c->addr.family;
+        memcpy(k + 1, c->addr.b, (size_t)len / 8);
+        if (len % 8)
+            k[1 + len / 8] = (uint8_t)(c->addr.b[len / 8] & (0xff << (8 - len % 8)));
+    }
+    return c->prefix;
+}

@@ -14,4 +14,13 @@ enum { BLOCK_KEY_LEN = 17 };
 /* The keys of the first and last address of a block. */
 void block_range(const struct cidr *c, uint8_t lo[BLOCK_KEY_LEN], uint8_t hi[BLOCK_KEY_LEN]);
 
+/* The blocks overlapping a block c are those starting inside it and those
+ * containing its first address; a CIDR block containing that address
+ * starts at it masked to the block's own length. block_ancestors() writes
+ * those starts for every length shorter than c's (c->prefix keys, at most
+ * 128) into keys, one after another, and returns their number: the
+ * overlap queries look them up in the index instead of walking every block
+ * below c. */
+int block_ancestors(const struct cidr *c, uint8_t keys[][BLOCK_KEY_LEN]);
+
 #endif

@@ -76,17 +76,20 @@ static int row_hit(const PGresult *res, int i, struct block_hit *h)
     return cidr_parse(PQgetvalue(res, i, 4), 0, &h->block) == 0 ? STORE_OK : STORE_ERROR;
 }
 
-int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,
-                          struct block_hit *out, size_t max, size_t *n)
+/* The blocks overlapping [$1, $2] that pass the filters $3..$8, in the
+ * order of their first address then rid, at most $9: BLOCKS_SELECT WHERE
+ * <which> BLOCKS_FILTER (as sqlite_blocks.c). */
+#define BLOCKS_SELECT "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b JOIN resources r ON r.rid = b.rid "
+#define BLOCKS_FILTER                                                                                          \
+    " AND ($3::text IS NULL OR b.kind = $3) AND ($4::text IS NULL OR b.customer_id = $4) "                   \
+    "AND ($5::text IS NULL OR b.customer_id <> $5) AND ($6::int = 0 OR b.top_level = 1) "                    \
+    "AND ($7::bigint = 0 OR r.parent_rid = $7) AND ($8::bigint = 0 OR b.rid <> $8) ORDER BY b.lo, b.rid LIMIT $9"
+
+/* Runs one of the two overlap queries, adding its rows to out. */
+static int overlap_step(struct store *s, const char *sql, const struct cidr *c, const struct block_filter *f,
+                        const uint8_t (*ancestors)[BLOCK_KEY_LEN], int nanc, struct block_hit *out, size_t max,
+                        size_t *n)
 {
-    static const char sql[] =
-        "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b "
-        "JOIN resources r ON r.rid = b.rid WHERE b.lo <= $2::bytea AND b.hi >= $1::bytea "
-        "AND ($3::text IS NULL OR b.kind = $3) AND ($4::text IS NULL OR b.customer_id = $4) "
-        "AND ($5::text IS NULL OR b.customer_id <> $5) AND ($6::int = 0 OR b.top_level = 1) "
-        "AND ($7::bigint = 0 OR r.parent_rid = $7) AND ($8::bigint = 0 OR b.rid <> $8) "
-        "ORDER BY b.lo, b.rid LIMIT $9";
-    *n = 0;
     uint8_t lo[BLOCK_KEY_LEN], hi[BLOCK_KEY_LEN];
     block_range(c, lo, hi);
     struct pg_params a = {0};
@@ -98,7 +101,11 @@ int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct bl
     pp_int(&a, f->top_level);
     pp_int(&a, f->parent_rid);
     pp_int(&a, f->except_rid);
-    pp_int(&a, (int64_t)max);
+    pp_int(&a, (int64_t)(max - *n));
+    if (ancestors) {
+        pp_bytes(&a, ancestors, nanc * BLOCK_KEY_LEN);
+        pp_int(&a, nanc);
+    }
     int rc;
     PGresult *res = pg_query(s, sql, &a, &rc);
     if (!res)
@@ -106,6 +113,28 @@ int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct bl
     for (int i = 0; i < PQntuples(res) && *n < max && rc == STORE_OK; i++)
         rc = row_hit(res, i, &out[(*n)++]);
     PQclear(res);
+    return rc;
+}
+
+int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,
+                          struct block_hit *out, size_t max, size_t *n)
+{
+    /* the blocks containing c's first address start before it, each at that
+     * address masked to its length ($10: those starts, $11 of them); the
+     * others start inside c (block_key.h) */
+    static const char containing_sql[] =
+        BLOCKS_SELECT "WHERE b.lo = ANY(ARRAY(SELECT substring($10::bytea FROM i * 17 + 1 FOR 17) FROM "
+                      "generate_series(0, $11::int - 1) i)) AND b.lo < $1::bytea AND b.hi >= $1::bytea "
+                      "AND $2::bytea IS NOT NULL" BLOCKS_FILTER; /* ($2 keeps the parameters alike) */
+    static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN $1::bytea AND $2::bytea" BLOCKS_FILTER;
+    *n = 0;
+    uint8_t ancestors[128][BLOCK_KEY_LEN];
+    int nanc = block_ancestors(c, ancestors);
+    int rc = nanc > 0 ? overlap_step(s, containing_sql, c, f, (const uint8_t(*)[BLOCK_KEY_LEN])ancestors, nanc, out,
+                                     max, n)
+                      : STORE_OK;
+    if (rc == STORE_OK && *n < max)
+        rc = overlap_step(s, inside_sql, c, f, NULL, 0, out, max, n);
     return rc;
 }
 

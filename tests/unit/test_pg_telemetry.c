@@ -12,6 +12,7 @@
 #include "api/ap/ap_kinds.h"
 #include "api/cp/cp_common.h"
 #include "api/op/op_kinds.h"
+#include "blocks_check.h"
 #include "store/pgsql.h"
 #include "store/sqlite.h"
 #include "store/telemetry_ap.h"
@@ -513,4 +514,27 @@ TEST(months_are_partitions)
     close_side(&d);
 }
 
-UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(months_are_partitions))
+/* The PostgreSQL address-block index answers overlaps as a brute force
+ * does (blocks_check.h; test_resources runs it on SQLite). */
+TEST(blocks_overlap_as_brute_force)
+{
+    struct side d = {0};
+    if (!open_side(&d, true, "blocks")) {
+        CHECK(!"the store opens");
+        close_side(&d);
+        return;
+    }
+    int64_t rids[BLOCKS_CHECK_SITES];
+    CHECK(d.s->ops->begin(d.s, true) == STORE_OK);
+    for (int i = 0; i < BLOCKS_CHECK_SITES; i++) {
+        char name[32], id[32];
+        snprintf(name, sizeof name, "rand_%d", i);
+        snprintf(id, sizeof id, "%016x", 0x7000 + i);
+        rids[i] = make(d.s, &OP_SITE, 0, name, NULL, id);
+    }
+    CHECK(d.s->ops->commit(d.s) == STORE_OK);
+    blocks_check_brute_force(d.s, rids);
+    close_side(&d);
+}
+
+UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(months_are_partitions), UNIT_CASE(blocks_overlap_as_brute_force))

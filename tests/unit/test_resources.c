@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "blocks_check.h"
 #include "store/sqlite.h"
 #include "unit.h"
 
@@ -263,6 +264,21 @@ TEST(blocks_overlap_and_containment)
     CHECK_INT(n, 0);
 }
 
+/* The index's overlap answers against a brute force (blocks_check.h). */
+TEST(blocks_overlap_as_brute_force)
+{
+    setup();
+    int64_t rids[BLOCKS_CHECK_SITES];
+    for (int i = 0; i < BLOCKS_CHECK_SITES; i++) {
+        struct resource r;
+        char name[32];
+        snprintf(name, sizeof name, "rand_%d", i);
+        CHECK_INT(create(&SITE, i % 2 ? "c00000000000000a" : "c00000000000000b", 0, name, &r), STORE_OK);
+        rids[i] = r.rid;
+    }
+    blocks_check_brute_force(s, rids);
+}
+
 TEST(catalogue_values)
 {
     setup();
@@ -304,7 +320,7 @@ TEST(dataplane_states_keep_last_good_and_go_with_the_site)
     json_decref(rows);
 }
 
-UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(names_unique_in_their_scope),
+UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(names_unique_in_their_scope), UNIT_CASE(blocks_overlap_as_brute_force),
           UNIT_CASE(update_checks_version), UNIT_CASE(delete_restricts_or_cascades),
           UNIT_CASE(list_pages_in_creation_order), UNIT_CASE(blocks_overlap_and_containment),
           UNIT_CASE(catalogue_values),
