@@ -31,3 +31,15 @@ int block_ancestors(const struct cidr *c, uint8_t keys[][BLOCK_KEY_LEN])
     }
     return c->prefix;
 }
+
+int block_overlaps(struct store *s, block_overlap_query query, const struct cidr *c,
+                   const struct block_filter *f, struct block_hit *out, size_t max, size_t *n)
+{
+    *n = 0;
+    uint8_t ancestors[128][BLOCK_KEY_LEN];
+    int nanc = block_ancestors(c, ancestors);
+    int rc = nanc > 0 ? query(s, c, f, (const uint8_t(*)[BLOCK_KEY_LEN])ancestors, nanc, out, max, n) : 0;
+    if (rc == 0 && *n < max)
+        rc = query(s, c, f, NULL, 0, out, max, n);
+    return rc;
+}

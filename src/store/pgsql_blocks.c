@@ -12,7 +12,8 @@ int pg_blocks_set(struct store *s, int64_t rid, const struct cidr *blocks, size_
     static const char clear_sql[] = "DELETE FROM address_blocks WHERE rid = $1";
     static const char add_sql[] =
         "INSERT INTO address_blocks (rid, position, customer_id, kind, top_level, prefix, lo, hi) "
-        "SELECT rid, $2, customer_id, kind, (parent_rid IS NULL)::int, $3, $4, $5 FROM resources WHERE rid = $1";
+        "SELECT rid, $2, customer_id, kind, (parent_rid IS NULL)::int, $3, $4, $5 FROM resources WHERE rid = "
+        "$1";
     if (n > RES_MAX_BLOCKS)
         return STORE_ERROR;
     struct pg_params a = {0};
@@ -79,17 +80,29 @@ static int row_hit(const PGresult *res, int i, struct block_hit *h)
 /* The blocks overlapping [$1, $2] that pass the filters $3..$8, in the
  * order of their first address then rid, at most $9: BLOCKS_SELECT WHERE
  * <which> BLOCKS_FILTER (as sqlite_blocks.c). */
-#define BLOCKS_SELECT "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b JOIN resources r ON r.rid = b.rid "
-#define BLOCKS_FILTER                                                                                          \
+#define BLOCKS_SELECT                                                                                        \
+    "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b JOIN resources r ON r.rid = " \
+    "b.rid "
+#define BLOCKS_FILTER                                                                                        \
     " AND ($3::text IS NULL OR b.kind = $3) AND ($4::text IS NULL OR b.customer_id = $4) "                   \
     "AND ($5::text IS NULL OR b.customer_id <> $5) AND ($6::int = 0 OR b.top_level = 1) "                    \
-    "AND ($7::bigint = 0 OR r.parent_rid = $7) AND ($8::bigint = 0 OR b.rid <> $8) ORDER BY b.lo, b.rid LIMIT $9"
+    "AND ($7::bigint = 0 OR r.parent_rid = $7) AND ($8::bigint = 0 OR b.rid <> $8) ORDER BY b.lo, b.rid "    \
+    "LIMIT $9"
 
-/* Runs one of the two overlap queries, adding its rows to out. */
-static int overlap_step(struct store *s, const char *sql, const struct cidr *c, const struct block_filter *f,
-                        const uint8_t (*ancestors)[BLOCK_KEY_LEN], int nanc, struct block_hit *out, size_t max,
-                        size_t *n)
+/* One query of the overlap lookup (block_key.h): the containing blocks or those inside c. */
+static int overlap_query(struct store *s, const struct cidr *c, const struct block_filter *f,
+                         const uint8_t (*ancestors)[BLOCK_KEY_LEN], int nanc, struct block_hit *out,
+                         size_t max, size_t *n)
 {
+    /* the blocks containing c's first address start before it, each at that
+     * address masked to its length ($10: those starts, $11 of them); the
+     * others start inside c (block_key.h) */
+    static const char containing_sql[] =
+        BLOCKS_SELECT "WHERE b.lo = ANY(ARRAY(SELECT substring($10::bytea FROM i * 17 + 1 FOR 17) FROM "
+                      "generate_series(0, $11::int - 1) i)) AND b.lo < $1::bytea AND b.hi >= $1::bytea "
+                      "AND $2::bytea IS NOT NULL" BLOCKS_FILTER; /* ($2 keeps the parameters alike) */
+    static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN $1::bytea AND $2::bytea" BLOCKS_FILTER;
+    const char *sql = ancestors ? containing_sql : inside_sql;
     uint8_t lo[BLOCK_KEY_LEN], hi[BLOCK_KEY_LEN];
     block_range(c, lo, hi);
     struct pg_params a = {0};
@@ -119,23 +132,7 @@ static int overlap_step(struct store *s, const char *sql, const struct cidr *c, 
 int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,
                           struct block_hit *out, size_t max, size_t *n)
 {
-    /* the blocks containing c's first address start before it, each at that
-     * address masked to its length ($10: those starts, $11 of them); the
-     * others start inside c (block_key.h) */
-    static const char containing_sql[] =
-        BLOCKS_SELECT "WHERE b.lo = ANY(ARRAY(SELECT substring($10::bytea FROM i * 17 + 1 FOR 17) FROM "
-                      "generate_series(0, $11::int - 1) i)) AND b.lo < $1::bytea AND b.hi >= $1::bytea "
-                      "AND $2::bytea IS NOT NULL" BLOCKS_FILTER; /* ($2 keeps the parameters alike) */
-    static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN $1::bytea AND $2::bytea" BLOCKS_FILTER;
-    *n = 0;
-    uint8_t ancestors[128][BLOCK_KEY_LEN];
-    int nanc = block_ancestors(c, ancestors);
-    int rc = nanc > 0 ? overlap_step(s, containing_sql, c, f, (const uint8_t(*)[BLOCK_KEY_LEN])ancestors, nanc, out,
-                                     max, n)
-                      : STORE_OK;
-    if (rc == STORE_OK && *n < max)
-        rc = overlap_step(s, inside_sql, c, f, NULL, 0, out, max, n);
-    return rc;
+    return block_overlaps(s, overlap_query, c, f, out, max, n);
 }
 
 int pg_blocks_uncovered(struct store *s, int64_t rid, struct block_hit *out)

@@ -86,17 +86,27 @@ static int row_hit(sqlite3_stmt *st, struct block_hit *h)
 /* The blocks overlapping [?1, ?2] that pass the filters ?3..?8, in the
  * order of their first address then rid, at most ?9: BLOCKS_SELECT WHERE
  * <which> BLOCKS_FILTER. */
-#define BLOCKS_SELECT "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b JOIN resources r ON r.rid = b.rid "
-#define BLOCKS_FILTER                                                                                          \
+#define BLOCKS_SELECT                                                                                        \
+    "SELECT b.rid, b.kind, r.id, b.customer_id, b.prefix FROM address_blocks b JOIN resources r ON r.rid = " \
+    "b.rid "
+#define BLOCKS_FILTER                                                                                        \
     " AND (?3 IS NULL OR b.kind = ?3) AND (?4 IS NULL OR b.customer_id = ?4) "                               \
     "AND (?5 IS NULL OR b.customer_id <> ?5) AND (?6 = 0 OR b.top_level = 1) "                               \
     "AND (?7 = 0 OR r.parent_rid = ?7) AND (?8 = 0 OR b.rid <> ?8) ORDER BY b.lo, b.rid LIMIT ?9"
 
-/* Runs one of the two overlap queries, adding its rows to out. */
-static int overlap_step(struct store *s, const char *sql, const struct cidr *c, const struct block_filter *f,
-                        const uint8_t (*ancestors)[BLOCK_KEY_LEN], int nanc, struct block_hit *out, size_t max,
-                        size_t *n)
+/* One query of the overlap lookup (block_key.h): the containing blocks or those inside c. */
+static int overlap_query(struct store *s, const struct cidr *c, const struct block_filter *f,
+                         const uint8_t (*ancestors)[BLOCK_KEY_LEN], int nanc, struct block_hit *out,
+                         size_t max, size_t *n)
 {
+    /* the blocks containing c's first address start before it, each at that
+     * address masked to its length (?10: those starts, ?11 of them); the
+     * others start inside c (block_key.h) */
+    static const char containing_sql[] =
+        "WITH RECURSIVE a(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM a WHERE i + 1 < ?11) " BLOCKS_SELECT
+        "WHERE b.lo IN (SELECT substr(?10, i * 17 + 1, 17) FROM a) AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
+    static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN ?1 AND ?2" BLOCKS_FILTER;
+    const char *sql = ancestors ? containing_sql : inside_sql;
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
@@ -130,22 +140,7 @@ static int overlap_step(struct store *s, const char *sql, const struct cidr *c, 
 int sq_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,
                           struct block_hit *out, size_t max, size_t *n)
 {
-    /* the blocks containing c's first address start before it, each at that
-     * address masked to its length (?10: those starts, ?11 of them); the
-     * others start inside c (block_key.h) */
-    static const char containing_sql[] =
-        "WITH RECURSIVE a(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM a WHERE i + 1 < ?11) " BLOCKS_SELECT
-        "WHERE b.lo IN (SELECT substr(?10, i * 17 + 1, 17) FROM a) AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
-    static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN ?1 AND ?2" BLOCKS_FILTER;
-    *n = 0;
-    uint8_t ancestors[128][BLOCK_KEY_LEN];
-    int nanc = block_ancestors(c, ancestors);
-    int rc = nanc > 0 ? overlap_step(s, containing_sql, c, f, (const uint8_t(*)[BLOCK_KEY_LEN])ancestors, nanc, out,
-                                     max, n)
-                      : STORE_OK;
-    if (rc == STORE_OK && *n < max)
-        rc = overlap_step(s, inside_sql, c, f, NULL, 0, out, max, n);
-    return rc;
+    return block_overlaps(s, overlap_query, c, f, out, max, n);
 }
 
 int sq_blocks_uncovered(struct store *s, int64_t rid, struct block_hit *out)
