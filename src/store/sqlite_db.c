@@ -240,6 +240,7 @@ static void end_write(struct sqlite_store *d);
 void sqlite_close(struct store *s)
 {
     struct sqlite_store *d = DB(s);
+    sq_tel_drop(s);
     if (d->conn != &d->own) {
         sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
         end_write(d);
@@ -314,6 +315,7 @@ int sqlite_begin(struct store *s, bool write)
 {
     struct sqlite_store *d = DB(s);
     end_write(d);
+    sq_tel_drop(s); /* left by a transaction that neither committed nor rolled back */
     /* A transaction already open on the own connection stays the one in
      * use, and BEGIN fails on it as it should. */
     bool take = write && d->writer && d->conn == &d->own && sqlite3_get_autocommit(d->db);
@@ -344,6 +346,10 @@ uint64_t sqlite_data_version(struct store *s)
 int sqlite_commit(struct store *s)
 {
     struct sqlite_store *d = DB(s);
+    if (d->tel_pending && sq_tel_flush(s) != STORE_OK) {
+        sqlite_rollback(s);
+        return STORE_ERROR;
+    }
     bool on_writer = d->conn != &d->own;
     bool wrote = on_writer && sqlite3_total_changes64(d->db) != d->changes_at_begin;
     int rc = tx(s, commit_sql);
@@ -380,6 +386,7 @@ int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *a
 
 int sqlite_rollback(struct store *s)
 {
+    sq_tel_drop(s);
     int rc = sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
     end_write(DB(s));
     return rc;

@@ -28,6 +28,7 @@ struct sqlite_conn {
 };
 
 struct sqlite_writer;
+struct tel_pending;
 
 struct sqlite_store {
     struct store base;
@@ -39,6 +40,7 @@ struct sqlite_store {
     struct timespec began;          /* when it began (metrics: write transaction time) */
     bool defer_durability;          /* see store_ops.defer_durability */
     uint64_t ticket;                /* the last deferred commit's sequence number */
+    struct tel_pending *tel_pending; /* roll-up sums of this transaction's flows (sqlite_tel_ingest.c) */
 };
 
 #define DB(s) ((struct sqlite_store *)(s))
@@ -65,6 +67,12 @@ int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out);
  * connection; the first open of a fresh database applies the migrations. */
 int db_conn_open(struct sqlite_conn *c, const char *path);
 void db_conn_close(struct sqlite_conn *c);
+
+/* The roll-up sums a write transaction's telemetry ingest keeps in memory:
+ * written before its COMMIT (sqlite_commit calls sq_tel_flush), or dropped
+ * with it (sqlite_tel_ingest.c). */
+int sq_tel_flush(struct store *s);
+void sq_tel_drop(struct store *s);
 
 /* Connection-level operations (sqlite_db.c). */
 void sqlite_close(struct store *s);

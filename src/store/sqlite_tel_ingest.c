@@ -1,6 +1,6 @@
 /* sqlite_tel_ingest.c — telemetry writes on SQLite (store_ops.tel_ingest,
  * tel_purge). Flows new to the store are summed into the roll-ups in
- * memory, one upsert per key per call; WAF entries are grouped into events
+ * memory, one upsert per key per write transaction (at its commit); WAF entries are grouped into events
  * by the quiet-gap rule (docs/telemetry.md). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,30 +8,44 @@
 
 #include "core/crypto.h"
 #include "store/sqlite_db.h"
+#include "store/tel_sums.h"
 
 /* ---- flow roll-ups ---- */
 
-struct minute_sum {
-    int64_t site_rid, minute;
-    uint8_t dst[TEL_ADDR_KEY];
-    int action;
-    char policy[33];
-    int64_t bytes, packets, flows;
+/* The keys of the four roll-ups; each item is its key then its counts
+ * (tel_sums.h). A site minute is a minute with dst all zero. */
+struct minute_item {
+    struct minute_key {
+        int64_t site_rid, minute;
+        uint8_t dst[TEL_ADDR_KEY];
+        uint8_t action;
+        char policy[33];
+    } key;
+    struct tel_counts c;
 };
 
 enum { DIM_APP = 1, DIM_AS = 2, DIM_COUNTRY = 3, DIM_DST = 4, DIM_PROTOCOL = 5, DIMS = 5 };
 
-struct hour_sum {
-    int64_t site_rid;
-    int dim;
-    int64_t hour;
-    char key[NET_TEXT_MAX];
-    int64_t bytes, packets, flows;
+struct hour_item {
+    struct hour_key {
+        int64_t site_rid, hour; /* a day's start in tel_flow_days */
+        int32_t dim;
+        char key[NET_TEXT_MAX];
+    } key;
+    struct tel_counts c;
 };
+
+/* What the flows of a write transaction add to the roll-ups, written once
+ * per key before it commits (sq_tel_flush), or early past PENDING_MAX keys. */
+struct tel_pending {
+    struct tel_sums minutes, site_minutes, hours, days;
+};
+
+enum { PENDING_MAX = 1 << 18 };
 
 static int cmp_minute(const void *pa, const void *pb)
 {
-    const struct minute_sum *a = pa, *b = pb;
+    const struct minute_key *a = pa, *b = pb;
     if (a->site_rid != b->site_rid)
         return a->site_rid < b->site_rid ? -1 : 1;
     if (a->minute != b->minute)
@@ -46,7 +60,7 @@ static int cmp_minute(const void *pa, const void *pb)
 
 static int cmp_hour(const void *pa, const void *pb)
 {
-    const struct hour_sum *a = pa, *b = pb;
+    const struct hour_key *a = pa, *b = pb;
     if (a->site_rid != b->site_rid)
         return a->site_rid < b->site_rid ? -1 : 1;
     if (a->dim != b->dim)
@@ -56,6 +70,25 @@ static int cmp_hour(const void *pa, const void *pb)
     return strcmp(a->key, b->key);
 }
 
+static struct tel_pending *pending(struct store *s)
+{
+    struct sqlite_store *d = DB(s);
+    if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
+        tel_sums_init(&d->tel_pending->minutes, sizeof(struct minute_item), sizeof(struct minute_key));
+        tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
+        tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
+        tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
+    }
+    return d->tel_pending;
+}
+
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
 static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
 {
     struct ip_addr a = {.family = key[0]};
@@ -63,115 +96,138 @@ static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
     ip_format(&a, out);
 }
 
-/* The roll-up rows one new flow adds to. */
-static void add_sums(const struct tel_record *r, struct minute_sum *m, struct hour_sum *h)
+/* Adds one new flow to the roll-ups' sums: its minute with and without its
+ * destination, and its hour and day by each dimension. */
+static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
-    *m = (struct minute_sum){.site_rid = r->place.site_rid, .minute = f->time - f->time % 60,
-                             .action = f->action, .bytes = f->bytes, .packets = f->packets, .flows = 1};
-    memcpy(m->dst, f->dst, TEL_ADDR_KEY);
-    snprintf(m->policy, sizeof m->policy, "%s", f->policy);
-    int64_t hour = f->time - f->time % 3600;
-    for (int d = 0; d < DIMS; d++)
-        h[d] = (struct hour_sum){.site_rid = r->place.site_rid, .dim = d + 1, .hour = hour, .bytes = f->bytes,
-                                 .packets = f->packets, .flows = 1};
-    snprintf(h[0].key, sizeof h[0].key, "%s", f->app);
-    snprintf(h[1].key, sizeof h[1].key, "%lld", (long long)f->src_as);
-    snprintf(h[2].key, sizeof h[2].key, "%s", f->country);
-    char dst[NET_TEXT_MAX];
-    key_text(f->dst, dst);
-    snprintf(h[3].key, sizeof h[3].key, "%s", dst);
-    snprintf(h[4].key, sizeof h[4].key, "%d", f->protocol);
-}
-
-/* Sums runs of equal keys of a sorted array in place; returns how many
- * distinct keys there are. */
-#define SUM_RUNS(type, a, n, cmp)                                                                            \
-    do {                                                                                                     \
-        size_t out_ = 0;                                                                                     \
-        for (size_t i_ = 0; i_ < (n);) {                                                                     \
-            type sum_ = (a)[i_];                                                                             \
-            size_t j_ = i_ + 1;                                                                              \
-            for (; j_ < (n) && cmp(&(a)[j_], &sum_) == 0; j_++) {                                            \
-                sum_.bytes += (a)[j_].bytes;                                                                 \
-                sum_.packets += (a)[j_].packets;                                                             \
-                sum_.flows += (a)[j_].flows;                                                                 \
-            }                                                                                                \
-            (a)[out_++] = sum_;                                                                              \
-            i_ = j_;                                                                                         \
-        }                                                                                                    \
-        (n) = out_;                                                                                          \
-    } while (0)
-
-static void bind_sums(sqlite3_stmt *st, int first, int64_t bytes, int64_t packets, int64_t flows)
-{
-    sqlite3_bind_int64(st, first, bytes);
-    sqlite3_bind_int64(st, first + 1, packets);
-    sqlite3_bind_int64(st, first + 2, flows);
-}
-
-#define ADD_SUMS " ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, packets = packets + excluded.packets, " \
-                 "flows = flows + excluded.flows"
-
-/* Per minute and destination (tel_flow_minutes), then per minute without
- * it (tel_site_minutes: the sums of a whole site). m is reordered. */
-static int upsert_minutes(struct store *s, struct minute_sum *m, size_t n)
-{
-    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
-                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
-    static const char site_sql[] = "INSERT INTO tel_site_minutes (site_rid, minute, action, policy, bytes, packets, "
-                                   "flows) VALUES (?1, ?2, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
-    for (int level = 0; level < 2; level++) {
-        if (level == 1)
-            for (size_t i = 0; i < n; i++)
-                memset(m[i].dst, 0, TEL_ADDR_KEY); /* the site level: every destination alike */
-        qsort(m, n, sizeof *m, cmp_minute);
-        SUM_RUNS(struct minute_sum, m, n, cmp_minute);
-        for (size_t i = 0; i < n; i++) {
-            sqlite3_stmt *st = db_stmt(s, level ? site_sql : sql);
-            if (!st)
-                return STORE_ERROR;
-            sqlite3_bind_int64(st, 1, m[i].site_rid);
-            sqlite3_bind_int64(st, 2, m[i].minute);
-            if (!level)
-                sqlite3_bind_blob(st, 3, m[i].dst, TEL_ADDR_KEY, SQLITE_STATIC);
-            sqlite3_bind_int(st, 4, m[i].action);
-            BIND_TEXT(st, 5, m[i].policy);
-            bind_sums(st, 6, m[i].bytes, m[i].packets, m[i].flows);
-            if (db_exec_stmt(s, st) != STORE_OK)
-                return STORE_ERROR;
+    struct tel_counts c = {f->bytes, f->packets, 1};
+    struct minute_item m;
+    memset(&m, 0, sizeof m);
+    m.key.site_rid = r->place.site_rid;
+    m.key.minute = f->time - f->time % 60;
+    m.key.action = (uint8_t)f->action;
+    copy_text(m.key.policy, sizeof m.key.policy, f->policy);
+    m.c = c;
+    if (tel_sums_add(&p->site_minutes, &m) != 0)
+        return -1;
+    memcpy(m.key.dst, f->dst, TEL_ADDR_KEY);
+    if (tel_sums_add(&p->minutes, &m) != 0)
+        return -1;
+    struct hour_item h;
+    for (int d = 1; d <= DIMS; d++) {
+        memset(&h, 0, sizeof h);
+        h.key.site_rid = r->place.site_rid;
+        h.key.dim = d;
+        h.key.hour = f->time - f->time % 3600;
+        h.c = c;
+        switch (d) {
+        case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
+        case DIM_AS: snprintf(h.key.key, sizeof h.key.key, "%lld", (long long)f->src_as); break;
+        case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
+        case DIM_DST: key_text(f->dst, h.key.key); break;
+        case DIM_PROTOCOL: snprintf(h.key.key, sizeof h.key.key, "%d", f->protocol); break;
         }
+        if (tel_sums_add(&p->hours, &h) != 0)
+            return -1;
+        h.key.hour -= h.key.hour % 86400; /* the day's start */
+        if (tel_sums_add(&p->days, &h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
+{
+    sqlite3_bind_int64(st, first, c->bytes);
+    sqlite3_bind_int64(st, first + 1, c->packets);
+    sqlite3_bind_int64(st, first + 2, c->flows);
+}
+
+#define ADD_SUMS                                                                                             \
+    " ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, packets = packets + excluded.packets, "      \
+    "flows = flows + excluded.flows"
+
+/* Per minute and destination (tel_flow_minutes), or per minute of the whole
+ * site (tel_site_minutes), in key order. */
+static int upsert_minutes(struct store *s, struct tel_sums *m, bool site_level)
+{
+    static const char sql[] =
+        "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
+        "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    static const char site_sql[] =
+        "INSERT INTO tel_site_minutes (site_rid, minute, action, policy, bytes, packets, "
+        "flows) VALUES (?1, ?2, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    tel_sums_sort(m, cmp_minute);
+    for (size_t i = 0; i < m->n; i++) {
+        const struct minute_item *it = tel_sums_item(m, i);
+        sqlite3_stmt *st = db_stmt(s, site_level ? site_sql : sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, it->key.site_rid);
+        sqlite3_bind_int64(st, 2, it->key.minute);
+        if (!site_level)
+            sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, it->key.action);
+        BIND_TEXT(st, 5, it->key.policy);
+        bind_sums(st, 6, &it->c);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
     }
     return STORE_OK;
 }
 
-/* Per hour (tel_flow_hours), then per day (tel_flow_days). h is reordered. */
-static int upsert_hours(struct store *s, struct hour_sum *h, size_t n)
+/* Per hour (tel_flow_hours) or per day (tel_flow_days), in key order. */
+static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
 {
     static const char sql[] = "INSERT INTO tel_flow_hours (site_rid, dim, hour, key, bytes, packets, flows) "
                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
-    static const char day_sql[] = "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
-                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
-    for (int level = 0; level < 2; level++) {
-        if (level == 1)
-            for (size_t i = 0; i < n; i++)
-                h[i].hour -= h[i].hour % 86400; /* the day's start */
-        qsort(h, n, sizeof *h, cmp_hour);
-        SUM_RUNS(struct hour_sum, h, n, cmp_hour);
-        for (size_t i = 0; i < n; i++) {
-            sqlite3_stmt *st = db_stmt(s, level ? day_sql : sql);
-            if (!st)
-                return STORE_ERROR;
-            sqlite3_bind_int64(st, 1, h[i].site_rid);
-            sqlite3_bind_int(st, 2, h[i].dim);
-            sqlite3_bind_int64(st, 3, h[i].hour);
-            BIND_TEXT(st, 4, h[i].key);
-            bind_sums(st, 5, h[i].bytes, h[i].packets, h[i].flows);
-            if (db_exec_stmt(s, st) != STORE_OK)
-                return STORE_ERROR;
-        }
+    static const char day_sql[] =
+        "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
+    tel_sums_sort(h, cmp_hour);
+    for (size_t i = 0; i < h->n; i++) {
+        const struct hour_item *it = tel_sums_item(h, i);
+        sqlite3_stmt *st = db_stmt(s, days ? day_sql : sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, it->key.site_rid);
+        sqlite3_bind_int(st, 2, it->key.dim);
+        sqlite3_bind_int64(st, 3, it->key.hour);
+        BIND_TEXT(st, 4, it->key.key);
+        bind_sums(st, 5, &it->c);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
     }
     return STORE_OK;
+}
+
+int sq_tel_flush(struct store *s)
+{
+    struct tel_pending *p = DB(s)->tel_pending;
+    if (!p)
+        return STORE_OK;
+    int rc = upsert_minutes(s, &p->minutes, false) == STORE_OK &&
+                     upsert_minutes(s, &p->site_minutes, true) == STORE_OK &&
+                     upsert_hours(s, &p->hours, false) == STORE_OK &&
+                     upsert_hours(s, &p->days, true) == STORE_OK
+                 ? STORE_OK
+                 : STORE_ERROR;
+    sq_tel_drop(s);
+    return rc;
+}
+
+void sq_tel_drop(struct store *s)
+{
+    struct tel_pending *p = DB(s)->tel_pending;
+    if (!p)
+        return;
+    tel_sums_free(&p->minutes);
+    tel_sums_free(&p->site_minutes);
+    tel_sums_free(&p->hours);
+    tel_sums_free(&p->days);
+    free(p);
+    DB(s)->tel_pending = NULL;
 }
 
 /* 1 stored, 0 a duplicate, -1 failure. */
@@ -323,20 +379,16 @@ int sq_tel_waf_add(struct store *s, const struct tel_record *r); /* sqlite_tel_w
 int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
 {
     memset(out, 0, sizeof *out);
-    struct minute_sum *minutes = malloc((n ? n : 1) * sizeof *minutes);
-    struct hour_sum *hours = malloc((n ? n : 1) * DIMS * sizeof *hours);
-    size_t nm = 0;
-    int rc = minutes && hours ? STORE_OK : STORE_ERROR;
+    struct tel_pending *p = pending(s);
+    int rc = p ? STORE_OK : STORE_ERROR;
     for (size_t i = 0; i < n && rc == STORE_OK; i++) {
         const struct tel_record *r = &recs[i];
         int added = -1;
         switch (r->kind) {
         case TEL_FLOW:
             added = insert_flow(s, r);
-            if (added == 1) {
-                add_sums(r, &minutes[nm], &hours[nm * DIMS]);
-                nm++;
-            }
+            if (added == 1 && add_sums(p, r) != 0)
+                added = -1;
             break;
         case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
         case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
@@ -351,11 +403,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && nm)
-        rc = upsert_minutes(s, minutes, nm) == STORE_OK && upsert_hours(s, hours, nm * DIMS) == STORE_OK
-                 ? STORE_OK
-                 : STORE_ERROR;
-    free(minutes);
-    free(hours);
+    if (rc == STORE_OK && p->hours.n + p->minutes.n > PENDING_MAX)
+        rc = sq_tel_flush(s); /* bounded memory for a transaction of any size */
     return rc;
 }

@@ -172,6 +172,26 @@ TEST(rollups_equal_raw_however_batched)
     close_fixture(&many);
 }
 
+/* The roll-up sums an ingest keeps until COMMIT go with a ROLLBACK. */
+TEST(rolled_back_flows_add_to_no_rollup)
+{
+    struct fixture f;
+    struct tel_ingest_result res;
+    char msg[TEL_MSG_BUF];
+    open_fixture(&f);
+    char *first = flows(0, 50), *second = flows(50, 100);
+    f.s->ops->begin(f.s, true);
+    CHECK(telemetry_ingest(f.s, first, strlen(first), TEL_NDJSON, NOW, &res, msg, sizeof msg) == 0);
+    f.s->ops->rollback(f.s);
+    CHECK(ingest(&f, second, &res) == 0);
+    CHECK_STR(query(&f, "SELECT (SELECT count(*) FROM tel_flows) || ' ' || (SELECT sum(flows) FROM tel_flow_minutes) "
+                        "|| ' ' || (SELECT sum(flows) FROM tel_flow_days)"),
+              "50 50 250");
+    free(first);
+    free(second);
+    close_fixture(&f);
+}
+
 static void waf_entries(struct fixture *f, const int *times, size_t n, const int *order)
 {
     for (size_t k = 0; k < n; k++) {
@@ -220,4 +240,5 @@ TEST(waf_events_do_not_depend_on_arrival_order)
     }
 }
 
-UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(waf_events_do_not_depend_on_arrival_order))
+UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
+          UNIT_CASE(waf_events_do_not_depend_on_arrival_order))

@@ -1,0 +1,108 @@
+/* tel_sums.c — see tel_sums.h. FNV-1a over the key bytes, linear probing. */
+#include "store/tel_sums.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void tel_sums_init(struct tel_sums *m, size_t item_size, size_t key_size)
+{
+    *m = (struct tel_sums){.item_size = item_size, .key_size = key_size};
+}
+
+static uint64_t key_hash(const void *key, size_t n)
+{
+    const unsigned char *p = key;
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+void *tel_sums_item(const struct tel_sums *m, size_t i)
+{
+    return m->items + i * m->item_size;
+}
+
+struct tel_counts *tel_sums_counts(const struct tel_sums *m, size_t i)
+{
+    return (struct tel_counts *)((char *)tel_sums_item(m, i) + m->key_size);
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t find_slot(const struct tel_sums *m, const void *key)
+{
+    size_t mask = m->nslots - 1, at = (size_t)key_hash(key, m->key_size) & mask;
+    while (m->slots[at] && memcmp(tel_sums_item(m, m->slots[at] - 1), key, m->key_size) != 0)
+        at = (at + 1) & mask;
+    return at;
+}
+
+static int grow(struct tel_sums *m)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 256;
+        char *items = realloc(m->items, cap * m->item_size);
+        if (!items)
+            return -1;
+        m->items = items;
+        m->cap = cap;
+    }
+    if (2 * (m->n + 1) > m->nslots) {
+        size_t nslots = m->nslots ? m->nslots * 2 : 512;
+        uint32_t *slots = calloc(nslots, sizeof *slots);
+        if (!slots)
+            return -1;
+        free(m->slots);
+        m->slots = slots;
+        m->nslots = nslots;
+        for (size_t i = 0; i < m->n; i++)
+            m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+    }
+    return 0;
+}
+
+int tel_sums_add(struct tel_sums *m, const void *item)
+{
+    if (m->nslots) {
+        size_t at = find_slot(m, item);
+        if (m->slots[at]) {
+            struct tel_counts *sum = tel_sums_counts(m, m->slots[at] - 1);
+            const struct tel_counts *add = (const struct tel_counts *)((const char *)item + m->key_size);
+            sum->bytes += add->bytes;
+            sum->packets += add->packets;
+            sum->flows += add->flows;
+            return 0;
+        }
+    }
+    if (m->n >= UINT32_MAX - 1 || grow(m) != 0)
+        return -1;
+    memcpy(tel_sums_item(m, m->n), item, m->item_size);
+    m->slots[find_slot(m, item)] = (uint32_t)(m->n + 1);
+    m->n++;
+    return 0;
+}
+
+/* Sorting moves items: the slots are rebuilt after. */
+void tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *))
+{
+    if (m->n < 2)
+        return;
+    qsort(m->items, m->n, m->item_size, cmp);
+    memset(m->slots, 0, m->nslots * sizeof *m->slots);
+    for (size_t i = 0; i < m->n; i++)
+        m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+}
+
+void tel_sums_clear(struct tel_sums *m)
+{
+    m->n = 0;
+    if (m->slots)
+        memset(m->slots, 0, m->nslots * sizeof *m->slots);
+}
+
+void tel_sums_free(struct tel_sums *m)
+{
+    free(m->items);
+    free(m->slots);
+    tel_sums_init(m, m->item_size, m->key_size);
+}
