@@ -368,17 +368,19 @@ int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
 {
     *out = NULL;
     *n = 0;
-    memset(all, 0, sizeof *all);
     bool raw_dim = q->dim >= TEL_DIM_APP && q->dim <= TEL_DIM_DST_PORT;
     if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
         return STORE_ERROR;
     struct pg_params p = {0};
     top_params(&p, q);
     PGresult *res;
-    if (pg_one(s, q->hourly ? top_hours_all_sql : top_raw_all_sql, &p, &res) != STORE_OK)
-        return STORE_ERROR;
-    read_top_row(res, 0, all);
-    PQclear(res);
+    if (all) {
+        memset(all, 0, sizeof *all);
+        if (pg_one(s, q->hourly ? top_hours_all_sql : top_raw_all_sql, &p, &res) != STORE_OK)
+            return STORE_ERROR;
+        read_top_row(res, 0, all);
+        PQclear(res);
+    }
     pp_int(&p, q->by_packets);
     pp_int(&p, q->limit);
     int rc;

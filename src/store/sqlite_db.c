@@ -213,7 +213,8 @@ int db_conn_open(struct sqlite_conn *c, const char *path)
         return -1;
     }
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
-    if (exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")) {
+    if (sq_tel_vector_functions(db) != 0 ||
+        exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")) {
         sqlite3_close(db);
         return -1;
     }

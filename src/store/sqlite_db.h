@@ -73,6 +73,9 @@ void db_conn_close(struct sqlite_conn *c);
  * with it (sqlite_tel_ingest.c). */
 int sq_tel_flush(struct store *s);
 void sq_tel_drop(struct store *s);
+/* Registers the SQL functions over minute vectors (sqlite_tel_vector.c) on a
+ * connection; 0 or -1. */
+int sq_tel_vector_functions(sqlite3 *db);
 
 /* Connection-level operations (sqlite_db.c). */
 void sqlite_close(struct store *s);

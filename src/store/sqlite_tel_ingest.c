@@ -9,11 +9,13 @@
 #include "core/crypto.h"
 #include "store/sqlite_db.h"
 #include "store/tel_sums.h"
+#include "store/tel_vector.h"
 
 /* ---- flow roll-ups ---- */
 
-/* The keys of the four roll-ups; each item is its key then its counts
- * (tel_sums.h). A site minute is a minute with dst all zero. */
+/* The keys of the roll-ups; each item is its key then its counts
+ * (tel_sums.h). A site minute is a minute with dst all zero: they go to
+ * tel_site_hours, an hour's minutes in one row (tel_vector.h). */
 struct minute_item {
     struct minute_key {
         int64_t site_rid, minute;
@@ -56,6 +58,24 @@ static int cmp_minute(const void *pa, const void *pb)
     if (a->action != b->action)
         return a->action - b->action;
     return strcmp(a->policy, b->policy);
+}
+
+/* Site minutes by site, hour, action, policy, then minute: the minutes of
+ * one row of tel_site_hours in a run. */
+static int cmp_site_hour(const void *pa, const void *pb)
+{
+    const struct minute_key *a = pa, *b = pb;
+    int64_t ha = a->minute - a->minute % 3600, hb = b->minute - b->minute % 3600;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (ha != hb)
+        return ha < hb ? -1 : 1;
+    if (a->action != b->action)
+        return a->action - b->action;
+    int c = strcmp(a->policy, b->policy);
+    if (c)
+        return c;
+    return a->minute < b->minute ? -1 : a->minute > b->minute;
 }
 
 static int cmp_hour(const void *pa, const void *pb)
@@ -148,29 +168,59 @@ static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
     " ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, packets = packets + excluded.packets, "      \
     "flows = flows + excluded.flows"
 
-/* Per minute and destination (tel_flow_minutes), or per minute of the whole
- * site (tel_site_minutes), in key order. */
-static int upsert_minutes(struct store *s, struct tel_sums *m, bool site_level)
+#define ADD_VECTOR " ON CONFLICT DO UPDATE SET mins = tel_minutes_add(mins, excluded.mins), flows = flows + excluded.flows"
+
+/* Per minute and destination (tel_flow_minutes), in key order. */
+static int upsert_minutes(struct store *s, struct tel_sums *m)
 {
-    static const char sql[] =
-        "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
-        "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
-    static const char site_sql[] =
-        "INSERT INTO tel_site_minutes (site_rid, minute, action, policy, bytes, packets, "
-        "flows) VALUES (?1, ?2, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
+                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
     tel_sums_sort(m, cmp_minute);
     for (size_t i = 0; i < m->n; i++) {
         const struct minute_item *it = tel_sums_item(m, i);
-        sqlite3_stmt *st = db_stmt(s, site_level ? site_sql : sql);
+        sqlite3_stmt *st = db_stmt(s, sql);
         if (!st)
             return STORE_ERROR;
         sqlite3_bind_int64(st, 1, it->key.site_rid);
         sqlite3_bind_int64(st, 2, it->key.minute);
-        if (!site_level)
-            sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
         sqlite3_bind_int(st, 4, it->key.action);
         BIND_TEXT(st, 5, it->key.policy);
         bind_sums(st, 6, &it->c);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+/* The site minutes as rows of tel_site_hours: each run of one site, hour,
+ * action and policy becomes one vector added to the row's. */
+static int upsert_site_hours(struct store *s, struct tel_sums *m)
+{
+    static const char sql[] = "INSERT INTO tel_site_hours (site_rid, hour, action, policy, mins, flows) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)" ADD_VECTOR;
+    tel_sums_sort(m, cmp_site_hour);
+    for (size_t i = 0; i < m->n;) {
+        const struct minute_item *first = tel_sums_item(m, i);
+        int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
+        uint8_t mins[TEL_VEC_BYTES] = {0};
+        for (; i < m->n; i++) {
+            const struct minute_item *it = tel_sums_item(m, i);
+            if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
+                it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
+                break;
+            tel_vec_set(mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
+            flows += it->c.flows;
+        }
+        sqlite3_stmt *st = db_stmt(s, sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, first->key.site_rid);
+        sqlite3_bind_int64(st, 2, hour);
+        sqlite3_bind_int(st, 3, first->key.action);
+        BIND_TEXT(st, 4, first->key.policy);
+        sqlite3_bind_blob(st, 5, mins, TEL_VEC_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 6, flows);
         if (db_exec_stmt(s, st) != STORE_OK)
             return STORE_ERROR;
     }
@@ -207,8 +257,7 @@ int sq_tel_flush(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = upsert_minutes(s, &p->minutes, false) == STORE_OK &&
-                     upsert_minutes(s, &p->site_minutes, true) == STORE_OK &&
+    int rc = upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
                      upsert_hours(s, &p->days, true) == STORE_OK
                  ? STORE_OK

@@ -16,8 +16,8 @@ static const char *const purge_sql[] = {
     "DELETE FROM tel_flow_hours WHERE (site_rid, dim, hour, key) IN (SELECT site_rid, dim, hour, key "
     "FROM tel_flow_hours WHERE hour < ?1 - 3600 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) "
     "AND ?2 IS NOT NULL",
-    "DELETE FROM tel_site_minutes WHERE (site_rid, minute, action, policy) IN (SELECT site_rid, minute, action, "
-    "policy FROM tel_site_minutes WHERE minute < ?1 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) "
+    "DELETE FROM tel_site_hours WHERE (site_rid, hour, action, policy) IN (SELECT site_rid, hour, action, "
+    "policy FROM tel_site_hours WHERE hour < ?1 - 3600 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) "
     "AND ?2 IS NOT NULL",
     "DELETE FROM tel_flow_days WHERE (site_rid, dim, day, key) IN (SELECT site_rid, dim, day, key "
     "FROM tel_flow_days WHERE day < ?1 - 86400 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) "

@@ -361,8 +361,8 @@ struct store_ops {
     int (*tel_op_event_get)(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
     /* Per-minute flow sums, ascending by minute (*out malloc'd, *n of them). */
     int (*tel_op_minutes)(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
-    /* The top keys of a dimension (*out malloc'd, *n of them) and the sums
-     * over every key (*all). */
+    /* The top keys of a dimension (*out malloc'd, *n of them) and, unless
+     * all is NULL, the sums over every key (*all). */
     int (*tel_op_top)(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                       struct tel_top_row *all);
     /* The `limit` largest traffic patterns (in `order`) toward range in [from, to). */

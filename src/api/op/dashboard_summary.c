@@ -27,9 +27,9 @@ static json_t *group(const struct summary *s, int dim, const char *name, bool wi
 {
     struct tel_top_query q = {.site_rid = s->r->site.rid, .from = s->from, .to = s->to, .dim = dim,
                               .hourly = s->hourly, .by_packets = s->pps, .limit = SUMMARY_TOP};
-    struct tel_top_row *rows, all;
+    struct tel_top_row *rows;
     size_t n;
-    int rc = s->r->store->ops->tel_op_top(s->r->store, &q, &rows, &n, &all);
+    int rc = s->r->store->ops->tel_op_top(s->r->store, &q, &rows, &n, NULL);
     if (rc != STORE_OK) {
         reply_store_error(s->r, rc);
         return NULL;
