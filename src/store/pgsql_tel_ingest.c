@@ -3,7 +3,8 @@
  * - flows go in slices, one statement a slice: the slice's columns as
  *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
  *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
- *   and the new ones summed into the four roll-ups in the same statement;
+ *   and the new ones summed into the four roll-ups in the same statement
+ *   (a site hour's minutes as one vector, pg/011);
  * - bandwidth samples go in slices of distinct keys, one upsert a slice;
  * - events and flow-downs are one upsert each, whose affected rows say
  *   whether the record changed anything;
@@ -123,9 +124,12 @@ static const char flows_sql[] =
     "by_dst AS (INSERT INTO tel_flow_minutes AS t (site_rid, minute, dst, action, policy, bytes, packets, flows) "
     "SELECT site_rid, ts - ts % 60, dst, action, policy, sum(bytes), sum(packets), count(*) FROM new "
     "GROUP BY 1, 2, 3, 4, 5 ON CONFLICT (site_rid, minute, dst, action, policy)" ADD_SUMS("t") "), "
-    "by_site AS (INSERT INTO tel_site_minutes AS t (site_rid, minute, action, policy, bytes, packets, flows) "
-    "SELECT site_rid, ts - ts % 60, action, policy, sum(bytes), sum(packets), count(*) FROM new "
-    "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, minute, action, policy)" ADD_SUMS("t") "), "
+    "site_mins AS (SELECT site_rid, ts - ts % 3600 AS hour, action, policy, (ts % 3600 / 60)::int AS i, "
+    "sum(bytes)::bigint AS b, sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5), "
+    "by_site AS (INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) "
+    "SELECT site_rid, hour, action, policy, tel_minutes_vector(array_agg(i), array_agg(b), array_agg(p)), "
+    "sum(n)::bigint FROM site_mins GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, hour, action, policy) DO UPDATE "
+    "SET mins = tel_minutes_add(t.mins, excluded.mins), flows = t.flows + excluded.flows), "
     "keyed AS (SELECT n.site_rid, n.ts - n.ts % 3600 AS hour, k.dim, k.key, n.bytes, n.packets FROM new n "
     "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), (4, n.dst_text), "
     "(5, n.protocol::text)) AS k(dim, key)), "

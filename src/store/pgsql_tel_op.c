@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/pgsql_db.h"
+#include "store/tel_vector.h"
 
 enum { OID_BYTEA = 17 };
 
@@ -159,20 +160,26 @@ int pg_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int
 int pg_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets)
 {
-    static const char sql[] = "SELECT coalesce(sum(bytes), 0)::bigint, coalesce(sum(packets), 0)::bigint "
-                              "FROM tel_site_minutes WHERE site_rid = $1 AND minute >= $2 AND minute < $3";
+    static const char sql[] = "SELECT hour, mins FROM tel_site_hours WHERE site_rid = $1 AND hour > $2::bigint - 3600 "
+                              "AND hour < $3";
     struct pg_params p = {0};
     pp_int(&p, site_rid);
     pp_int(&p, from);
     pp_int(&p, to);
-    PGresult *res;
-    int rc = pg_one(s, sql, &p, &res);
-    if (rc == STORE_OK) {
-        *bytes = pg_int(res, 0, 0);
-        *packets = pg_int(res, 0, 1);
-        PQclear(res);
+    int rc;
+    PGresult *res = pg_query(s, sql, &p, &rc);
+    if (!res)
+        return rc;
+    *bytes = *packets = 0;
+    uint8_t mins[TEL_VEC_BYTES];
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
+        if (col_bytes(res, i, 1, mins, sizeof mins) != TEL_VEC_BYTES)
+            rc = STORE_ERROR;
+        else
+            tel_vec_sum(mins, pg_int(res, i, 0), from, to, bytes, packets);
     }
-    return rc == STORE_NOT_FOUND ? STORE_ERROR : rc;
+    PQclear(res);
+    return rc;
 }
 
 /* ---- one event, and the flows toward an event or a site (store/telemetry_op.h) ---- */
@@ -209,13 +216,16 @@ int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_i
 /* ---- flows: per-minute sums ---- */
 
 /* Summed per minute and action here (SQLite sums in C: its GROUP BY would
- * sort); the site-level roll-up answers when there is no destination range.
- * Parameters: the site ($1 rid, or $1 customer and $5 kind), $2 from, $3 to,
- * $4 policy or NULL, then the range's lo and hi. */
+ * sort); the site-level roll-up (an hour's minutes a row) answers when there
+ * is no destination range. Parameters: the site ($1 rid, or $1 customer and
+ * $5 kind), $2 from, $3 to, $4 policy or NULL, then the range's lo and hi. */
 #define MINUTES_SQL(table, sites, range)                                                                     \
     "SELECT m.minute, (m.action <> 0)::int, sum(m.bytes)::bigint, sum(m.packets)::bigint FROM " table " m "    \
     "WHERE " sites " AND m.minute >= $2 AND m.minute < $3 AND ($4::text IS NULL OR m.policy = $4)" range       \
     " GROUP BY 1, 2"
+#define SITE_HOURS_SQL(sites)                                                                                \
+    "SELECT m.hour, (m.action <> 0)::int, m.mins FROM tel_site_hours m WHERE " sites                           \
+    " AND m.hour > $2::bigint - 3600 AND m.hour < $3 AND ($4::text IS NULL OR m.policy = $4)"
 #define ONE_SITE       "m.site_rid = $1"
 #define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = $1 AND kind = $5)"
 
@@ -226,7 +236,7 @@ enum { MINUTES_MAX_SPAN = 100 * 86400 };
 int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
 {
     static const char *const sql[2][2] = {
-        {MINUTES_SQL("tel_site_minutes", ONE_SITE, ""), MINUTES_SQL("tel_site_minutes", CUSTOMER_SITES, "")},
+        {SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
         {MINUTES_SQL("tel_flow_minutes", ONE_SITE, " AND m.dst BETWEEN $5 AND $6"),
          MINUTES_SQL("tel_flow_minutes", CUSTOMER_SITES, " AND m.dst BETWEEN $6 AND $7")}};
     *out = NULL;
@@ -259,17 +269,29 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
         PQclear(res);
         return STORE_ERROR;
     }
-    for (int i = 0; i < PQntuples(res); i++) {
-        int64_t minute = pg_int(res, i, 0);
+    uint8_t mins[TEL_VEC_BYTES];
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
         int action = pg_int(res, i, 1) ? 1 : 0;
-        if (minute < first || minute >= to)
+        if (q->range) {
+            tel_minutes_add_to(slots, first, to, pg_int(res, i, 0), action, pg_int(res, i, 2), pg_int(res, i, 3));
             continue;
-        struct tel_minute *slot = &slots[(minute - first) / 60];
-        slot->minute = minute - (minute - first) % 60;
-        slot->bytes[action] += pg_int(res, i, 2);
-        slot->packets[action] += pg_int(res, i, 3);
+        }
+        if (col_bytes(res, i, 2, mins, sizeof mins) != TEL_VEC_BYTES) {
+            rc = STORE_ERROR;
+            break;
+        }
+        int64_t hour = pg_int(res, i, 0), bytes, packets;
+        for (int k = 0; k < TEL_VEC_MINUTES; k++) {
+            tel_vec_get(mins, k, &bytes, &packets);
+            if ((bytes || packets) && hour + 60 * k >= q->from) /* as the rows' minute >= from */
+                tel_minutes_add_to(slots, first, to, hour + 60 * k, action, bytes, packets);
+        }
     }
     PQclear(res);
+    if (rc != STORE_OK) {
+        free(slots);
+        return rc;
+    }
     size_t used = 0;
     for (size_t i = 0; i < nslots; i++)
         if (slots[i].minute)

@@ -23,7 +23,7 @@ static const char *const purge_sql[] = {
     PART("tel_flows", "ts", "$1::bigint"),
     PART("tel_flow_minutes", "minute", "$1::bigint"),
     PART("tel_flow_hours", "hour", "$1::bigint - 3600"),
-    PART("tel_site_minutes", "minute", "$1::bigint"),
+    PART("tel_site_hours", "hour", "$1::bigint - 3600"),
     PART("tel_flow_days", "day", "$1::bigint - 86400"),
     PICK("tel_ddos_events", "coalesce(x.end_time, $2::bigint) < $1"),
     PICK("tel_flow_downs", "coalesce(x.end_time, $2::bigint) < $1"),

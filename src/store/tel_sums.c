@@ -9,13 +9,23 @@ void tel_sums_init(struct tel_sums *m, size_t item_size, size_t key_size)
     *m = (struct tel_sums){.item_size = item_size, .key_size = key_size};
 }
 
+/* FNV-1a over 8-byte words (keys are zero-padded structs; a tail shorter
+ * than a word is taken byte by byte), then a final mix for the low bits the
+ * mask keeps. */
 static uint64_t key_hash(const void *key, size_t n)
 {
     const unsigned char *p = key;
-    uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++)
+    uint64_t h = 1469598103934665603u, w;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 1099511628211u;
+    }
+    for (; i < n; i++)
         h = (h ^ p[i]) * 1099511628211u;
-    return h;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9u;
+    return h ^ (h >> 32);
 }
 
 void *tel_sums_item(const struct tel_sums *m, size_t i)
@@ -37,6 +47,14 @@ static size_t find_slot(const struct tel_sums *m, const void *key)
     return at;
 }
 
+static void reslot(struct tel_sums *m)
+{
+    memset(m->slots, 0, m->nslots * sizeof *m->slots);
+    for (size_t i = 0; i < m->n; i++)
+        m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+    m->stale = false;
+}
+
 static int grow(struct tel_sums *m)
 {
     if (m->n == m->cap) {
@@ -55,14 +73,15 @@ static int grow(struct tel_sums *m)
         free(m->slots);
         m->slots = slots;
         m->nslots = nslots;
-        for (size_t i = 0; i < m->n; i++)
-            m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+        reslot(m);
     }
     return 0;
 }
 
 int tel_sums_add(struct tel_sums *m, const void *item)
 {
+    if (m->stale)
+        reslot(m);
     if (m->nslots) {
         size_t at = find_slot(m, item);
         if (m->slots[at]) {
@@ -82,20 +101,19 @@ int tel_sums_add(struct tel_sums *m, const void *item)
     return 0;
 }
 
-/* Sorting moves items: the slots are rebuilt after. */
+/* Sorting moves items: the slots are rebuilt by the next add. */
 void tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *))
 {
     if (m->n < 2)
         return;
     qsort(m->items, m->n, m->item_size, cmp);
-    memset(m->slots, 0, m->nslots * sizeof *m->slots);
-    for (size_t i = 0; i < m->n; i++)
-        m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+    m->stale = true;
 }
 
 void tel_sums_clear(struct tel_sums *m)
 {
     m->n = 0;
+    m->stale = false;
     if (m->slots)
         memset(m->slots, 0, m->nslots * sizeof *m->slots);
 }

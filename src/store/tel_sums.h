@@ -9,6 +9,7 @@
 #ifndef PARAPET_TEL_SUMS_H
 #define PARAPET_TEL_SUMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,7 @@ struct tel_sums {
     size_t n, cap;
     uint32_t *slots; /* open addressing: index + 1 of an item, 0 empty */
     size_t nslots;   /* a power of two, at least twice n */
+    bool stale;      /* sorted since the slots were made */
 };
 
 /* An empty map of items of item_size bytes whose first key_size bytes are
