@@ -177,9 +177,11 @@ int sq_tel_waf_logs_each(struct store *s, int64_t weid, long limit, tel_waf_entr
 int sq_tel_bandwidth_minutes(struct store *s, int64_t site_rid, int64_t from, int64_t to, struct tel_bw_minute **out,
                              size_t *n)
 {
-    static const char sql[] = "SELECT minute, sum(raw_in), sum(raw_out), sum(clean_in), sum(clean_out) FROM "
-                              "tel_bandwidth WHERE site_rid = ?1 AND minute >= ?2 AND minute < ?3 GROUP BY minute "
-                              "ORDER BY minute";
+    /* The nodes of a minute are summed here: the rows come in key order
+     * (site, minute, node), and SQLite's aggregates cost more than the read
+     * (a month: 43,000 rows). */
+    static const char sql[] = "SELECT minute, raw_in, raw_out, clean_in, clean_out FROM tel_bandwidth "
+                              "WHERE site_rid = ?1 AND minute >= ?2 AND minute < ?3 ORDER BY minute";
     *out = NULL;
     *n = 0;
     sqlite3_stmt *st = db_stmt(s, sql);
@@ -191,6 +193,15 @@ int sq_tel_bandwidth_minutes(struct store *s, int64_t site_rid, int64_t from, in
     size_t cap = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t minute = sqlite3_column_int64(st, 0);
+        if (*n && (*out)[*n - 1].minute == minute) {
+            struct tel_bw_minute *m = &(*out)[*n - 1];
+            m->raw_in += sqlite3_column_int64(st, 1);
+            m->raw_out += sqlite3_column_int64(st, 2);
+            m->clean_in += sqlite3_column_int64(st, 3);
+            m->clean_out += sqlite3_column_int64(st, 4);
+            continue;
+        }
         if (*n == cap) {
             cap = cap ? cap * 2 : 64;
             struct tel_bw_minute *grown = realloc(*out, cap * sizeof *grown);
@@ -201,7 +212,7 @@ int sq_tel_bandwidth_minutes(struct store *s, int64_t site_rid, int64_t from, in
             *out = grown;
         }
         struct tel_bw_minute *m = &(*out)[(*n)++];
-        m->minute = sqlite3_column_int64(st, 0);
+        m->minute = minute;
         m->raw_in = sqlite3_column_int64(st, 1);
         m->raw_out = sqlite3_column_int64(st, 2);
         m->clean_in = sqlite3_column_int64(st, 3);
