@@ -25,7 +25,7 @@ packages="$packages python3 python3-jsonschema"; command -v node >/dev/null && c
 # the web console (issue 21): Chart.js served from /usr/share/javascript/chart.js;
 # headless Chromium, its driver and Selenium for tests/console/run
 packages="$packages libjs-chart.js chromium chromium-driver python3-selenium"
-[ "${1:-}" = "--bench" ] && packages="$packages wrk"
+[ "${1:-}" = "--bench" ] && packages="$packages wrk time"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)
 [ "${1:-}" = "--security" ] && packages="$packages testssl.sh"
