@@ -50,10 +50,11 @@ int dash_detail_characterization(struct req *r, const struct dash_event_window *
     if (!countries || !(protocols = catalogue_value(r, "ip_protocol_number_list")))
         return 0;
     json_t *out = json_array();
+    struct tel_top_row all; /* every element's rows share it: read once */
     for (size_t e = 0; e < sizeof elements / sizeof elements[0]; e++) {
-        struct tel_top_row *rows, all;
+        struct tel_top_row *rows;
         size_t n;
-        if (top(r, w, elements[e].dim, false, CHARACTERIZATION_TOP, &rows, &n, &all) != 0) {
+        if (top(r, w, elements[e].dim, false, CHARACTERIZATION_TOP, &rows, &n, e ? NULL : &all) != 0) {
             json_decref(out);
             return 0;
         }
@@ -72,14 +73,16 @@ int dash_detail_characterization(struct req *r, const struct dash_event_window *
     return reply_result(r, json_pack("{s:o}", "characterization", out));
 }
 
-/* The top sources by bytes (bps) or packets (pps). */
-static json_t *threats(struct req *r, const struct dash_event_window *w, json_t *countries, bool pps)
+/* The top sources by bytes (bps) or packets (pps); *all is read by the
+ * first call (bytes and packets alike) and reused by the second. */
+static json_t *threats(struct req *r, const struct dash_event_window *w, json_t *countries, bool pps,
+                       struct tel_top_row *all)
 {
-    struct tel_top_row *rows, all;
+    struct tel_top_row *rows;
     size_t n;
-    if (top(r, w, TEL_DIM_SRC, pps, THREAT_MAP_TOP, &rows, &n, &all) != 0)
+    if (top(r, w, TEL_DIM_SRC, pps, THREAT_MAP_TOP, &rows, &n, pps ? NULL : all) != 0)
         return NULL;
-    int *pct = row_percents(rows, n, &all, pps);
+    int *pct = row_percents(rows, n, all, pps);
     json_t *out = json_array();
     for (size_t i = 0; pct && i < n; i++) {
         struct ip_addr a;
@@ -102,8 +105,9 @@ int dash_detail_threat_map(struct req *r, const struct dash_event_window *w)
     json_t *countries = catalogue_value(r, "countries");
     if (!countries)
         return 0;
-    json_t *bps = threats(r, w, countries, false);
-    json_t *pps = bps ? threats(r, w, countries, true) : NULL;
+    struct tel_top_row all;
+    json_t *bps = threats(r, w, countries, false, &all);
+    json_t *pps = bps ? threats(r, w, countries, true, &all) : NULL;
     if (!pps) {
         json_decref(bps);
         return 0;
