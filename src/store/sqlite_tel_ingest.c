@@ -28,6 +28,9 @@ struct minute_item {
 
 enum { DIM_APP = 1, DIM_AS = 2, DIM_COUNTRY = 3, DIM_DST = 4, DIM_PROTOCOL = 5, DIMS = 5 };
 
+/* The key of a dimension as the flow holds it (text for the application and
+ * the country; int64 bytes for the AS and the protocol; the destination's
+ * address key): made text (hour_key_text) once per row written, not per flow. */
 struct hour_item {
     struct hour_key {
         int64_t site_rid, hour; /* a day's start in tel_flow_days */
@@ -87,7 +90,7 @@ static int cmp_hour(const void *pa, const void *pb)
         return a->dim - b->dim;
     if (a->hour != b->hour)
         return a->hour < b->hour ? -1 : 1;
-    return strcmp(a->key, b->key);
+    return memcmp(a->key, b->key, sizeof a->key);
 }
 
 static struct tel_pending *pending(struct store *s)
@@ -109,11 +112,25 @@ static void copy_text(char *dst, size_t size, const char *src)
     dst[n] = '\0';
 }
 
-static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
+/* The text tel_flow_hours keeps for a key of add_sums. */
+static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
 {
-    struct ip_addr a = {.family = key[0]};
-    memcpy(a.b, key + 1, 16);
-    ip_format(&a, out);
+    int64_t v;
+    struct ip_addr a;
+    switch (k->dim) {
+    case DIM_AS:
+    case DIM_PROTOCOL:
+        memcpy(&v, k->key, sizeof v);
+        snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
+        break;
+    case DIM_DST:
+        memset(&a, 0, sizeof a);
+        a.family = (uint8_t)k->key[0];
+        memcpy(a.b, k->key + 1, 16);
+        ip_format(&a, out);
+        break;
+    default: copy_text(out, NET_TEXT_MAX, k->key);
+    }
 }
 
 /* Adds one new flow to the roll-ups' sums: its minute with and without its
@@ -141,12 +158,12 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
         h.key.dim = d;
         h.key.hour = f->time - f->time % 3600;
         h.c = c;
+        int64_t number = d == DIM_AS ? f->src_as : f->protocol;
         switch (d) {
         case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
-        case DIM_AS: snprintf(h.key.key, sizeof h.key.key, "%lld", (long long)f->src_as); break;
         case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
-        case DIM_DST: key_text(f->dst, h.key.key); break;
-        case DIM_PROTOCOL: snprintf(h.key.key, sizeof h.key.key, "%d", f->protocol); break;
+        case DIM_DST: memcpy(h.key.key, f->dst, TEL_ADDR_KEY); break;
+        default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
         }
         if (tel_sums_add(&p->hours, &h) != 0)
             return -1;
@@ -175,9 +192,10 @@ static int upsert_minutes(struct store *s, struct tel_sums *m)
 {
     static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
                               "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
-    tel_sums_sort(m, cmp_minute);
+    if (tel_sums_sort(m, cmp_minute) != 0)
+        return STORE_ERROR;
     for (size_t i = 0; i < m->n; i++) {
-        const struct minute_item *it = tel_sums_item(m, i);
+        const struct minute_item *it = tel_sums_sorted(m, i);
         sqlite3_stmt *st = db_stmt(s, sql);
         if (!st)
             return STORE_ERROR;
@@ -199,13 +217,14 @@ static int upsert_site_hours(struct store *s, struct tel_sums *m)
 {
     static const char sql[] = "INSERT INTO tel_site_hours (site_rid, hour, action, policy, mins, flows) "
                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)" ADD_VECTOR;
-    tel_sums_sort(m, cmp_site_hour);
+    if (tel_sums_sort(m, cmp_site_hour) != 0)
+        return STORE_ERROR;
     for (size_t i = 0; i < m->n;) {
-        const struct minute_item *first = tel_sums_item(m, i);
+        const struct minute_item *first = tel_sums_sorted(m, i);
         int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
         uint8_t mins[TEL_VEC_BYTES] = {0};
         for (; i < m->n; i++) {
-            const struct minute_item *it = tel_sums_item(m, i);
+            const struct minute_item *it = tel_sums_sorted(m, i);
             if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
                 it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
                 break;
@@ -235,16 +254,19 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     static const char day_sql[] =
         "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
-    tel_sums_sort(h, cmp_hour);
+    if (tel_sums_sort(h, cmp_hour) != 0)
+        return STORE_ERROR;
     for (size_t i = 0; i < h->n; i++) {
-        const struct hour_item *it = tel_sums_item(h, i);
+        const struct hour_item *it = tel_sums_sorted(h, i);
+        char key[NET_TEXT_MAX];
+        hour_key_text(&it->key, key);
         sqlite3_stmt *st = db_stmt(s, days ? day_sql : sql);
         if (!st)
             return STORE_ERROR;
         sqlite3_bind_int64(st, 1, it->key.site_rid);
         sqlite3_bind_int(st, 2, it->key.dim);
         sqlite3_bind_int64(st, 3, it->key.hour);
-        BIND_TEXT(st, 4, it->key.key);
+        BIND_TEXT(st, 4, key);
         bind_sums(st, 5, &it->c);
         if (db_exec_stmt(s, st) != STORE_OK)
             return STORE_ERROR;

@@ -52,7 +52,6 @@ static void reslot(struct tel_sums *m)
     memset(m->slots, 0, m->nslots * sizeof *m->slots);
     for (size_t i = 0; i < m->n; i++)
         m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
-    m->stale = false;
 }
 
 static int grow(struct tel_sums *m)
@@ -80,8 +79,6 @@ static int grow(struct tel_sums *m)
 
 int tel_sums_add(struct tel_sums *m, const void *item)
 {
-    if (m->stale)
-        reslot(m);
     if (m->nslots) {
         size_t at = find_slot(m, item);
         if (m->slots[at]) {
@@ -101,19 +98,40 @@ int tel_sums_add(struct tel_sums *m, const void *item)
     return 0;
 }
 
-/* Sorting moves items: the slots are rebuilt by the next add. */
-void tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *))
+struct order_ctx {
+    const struct tel_sums *m;
+    int (*cmp)(const void *, const void *);
+};
+
+static int by_item(const void *pa, const void *pb, void *arg)
 {
-    if (m->n < 2)
-        return;
-    qsort(m->items, m->n, m->item_size, cmp);
-    m->stale = true;
+    const struct order_ctx *c = arg;
+    return c->cmp(tel_sums_item(c->m, *(const uint32_t *)pa), tel_sums_item(c->m, *(const uint32_t *)pb));
+}
+
+/* The items stay where they are (and the slots valid): only their order is
+ * sorted, as indexes (an item is ~100 bytes; qsort would copy each move). */
+int tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *))
+{
+    uint32_t *order = realloc(m->order, (m->n ? m->n : 1) * sizeof *order);
+    if (!order)
+        return -1;
+    m->order = order;
+    for (size_t i = 0; i < m->n; i++)
+        order[i] = (uint32_t)i;
+    struct order_ctx c = {m, cmp};
+    qsort_r(order, m->n, sizeof *order, by_item, &c);
+    return 0;
+}
+
+void *tel_sums_sorted(const struct tel_sums *m, size_t i)
+{
+    return tel_sums_item(m, m->order[i]);
 }
 
 void tel_sums_clear(struct tel_sums *m)
 {
     m->n = 0;
-    m->stale = false;
     if (m->slots)
         memset(m->slots, 0, m->nslots * sizeof *m->slots);
 }
@@ -122,5 +140,6 @@ void tel_sums_free(struct tel_sums *m)
 {
     free(m->items);
     free(m->slots);
+    free(m->order);
     tel_sums_init(m, m->item_size, m->key_size);
 }

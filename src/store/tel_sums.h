@@ -23,7 +23,7 @@ struct tel_sums {
     size_t n, cap;
     uint32_t *slots; /* open addressing: index + 1 of an item, 0 empty */
     size_t nslots;   /* a power of two, at least twice n */
-    bool stale;      /* sorted since the slots were made */
+    uint32_t *order; /* indexes of the items, as tel_sums_sort left them */
 };
 
 /* An empty map of items of item_size bytes whose first key_size bytes are
@@ -32,8 +32,11 @@ void tel_sums_init(struct tel_sums *m, size_t item_size, size_t key_size);
 /* Adds item's counts to its key's (a new key starts from item). 0, or -1
  * out of memory (the map is unchanged). */
 int tel_sums_add(struct tel_sums *m, const void *item);
-/* The items sorted by cmp (qsort's), for writes in index order. */
-void tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *));
+/* Sorts the items' order by cmp (qsort's), for writes in index order: then
+ * tel_sums_sorted(m, i) is the i-th. 0, or -1 out of memory. The order
+ * lasts until the next add. */
+int tel_sums_sort(struct tel_sums *m, int (*cmp)(const void *, const void *));
+void *tel_sums_sorted(const struct tel_sums *m, size_t i);
 void *tel_sums_item(const struct tel_sums *m, size_t i);
 struct tel_counts *tel_sums_counts(const struct tel_sums *m, size_t i);
 /* Empties the map (keeping its memory), and frees it. */
