@@ -38,7 +38,7 @@ help:
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
 	@echo "make console-shots  screenshots of the web console's main pages into docs/console/"
 
-build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send
+build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send $(B)/bench-rate
 asan:
 	$(MAKE) VARIANT=asan build
 
@@ -95,6 +95,10 @@ $(B)/test-http: $(wildcard tests/http/*.c tests/http/*.h) $(B)/libparapet.a
 $(B)/netflow-send: tests/tools/netflow_send.c
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -o $@ $<
+
+$(B)/bench-rate: bench/rate.c
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -o $@ $< $(shell pkg-config --libs gnutls 2>/dev/null) -lpthread
 
 test: build
 	tests/run $(B)
