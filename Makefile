@@ -16,7 +16,7 @@ B        := build/$(VARIANT)
 CFLAGS   := $(CFLAGS_BASE) $(OPT)
 
 SRC      := $(shell find src -name '*.c' | sort)
-BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
+BIN_SRC  := src/cli/main.c src/server/tls_hooks.c  # the program only (tls_hooks.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
 OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
             $(B)/gen/console_assets.o
