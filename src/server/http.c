@@ -75,12 +75,22 @@ enum durable_state { DURABLE_NONE, DURABLE_WAITING, DURABLE_OK, DURABLE_FAILED }
 static atomic_uint_fast64_t request_seq;
 static unsigned request_epoch;
 
+/* v's last `digits` hex digits, zero-padded (snprintf "%08x%012llx" was
+ * ~1% of a cached GET). */
+static void put_hex(char *out, uint64_t v, int digits)
+{
+    for (int i = digits - 1; i >= 0; i--, v >>= 4)
+        out[i] = "0123456789abcdef"[v & 15];
+}
+
 static void request_id_next(char out[24])
 {
     if (!request_epoch)
         request_epoch = (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
     uint64_t n = atomic_fetch_add_explicit(&request_seq, 1, memory_order_relaxed);
-    snprintf(out, 24, "%08x%012llx", request_epoch, (unsigned long long)(n & 0xffffffffffffULL));
+    put_hex(out, request_epoch, 8);
+    put_hex(out + 8, n, 12);
+    out[20] = '\0';
 }
 
 static double elapsed_s(const struct timespec *since)
