@@ -65,7 +65,8 @@ struct worker {
     uint64_t non2xx, errors, unfinished;
 };
 
-static const char *host, *port, *path;
+static const char *host, *port;
+static char path[2048];
 static char request[4096];
 static size_t request_len;
 static gnutls_certificate_credentials_t creds;
@@ -322,7 +323,8 @@ static void parse_url(char *url)
         die("the URL must start with https://");
     host = url + 8;
     char *slash = strchr(host, '/');
-    path = slash ? strdup(slash) : "/";
+    if (snprintf(path, sizeof path, "%s", slash ? slash : "/") >= (int)sizeof path)
+        die("the URL is too long");
     if (slash)
         *slash = '\0';
     char *colon = strrchr(host, ':');
