@@ -230,8 +230,13 @@ static struct conn *idle_conn(struct worker *w, int *next)
     return NULL;
 }
 
-static void arm(int tfd, uint64_t at)
+/* Sets the timer to `at` unless it is set there already (*armed): one
+ * system call less per answer, CPU the server under test may use. */
+static void arm(int tfd, uint64_t at, uint64_t *armed)
 {
+    if (at == *armed)
+        return;
+    *armed = at;
     struct itimerspec t = {.it_value = {.tv_sec = (time_t)(at / 1000000000u), .tv_nsec = (long)(at % 1000000000u)}};
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &t, NULL);
 }
@@ -250,6 +255,7 @@ static void *work(void *arg)
         epoll_ctl(ep, EPOLL_CTL_ADD, w->conns[i].fd, &ev);
     }
     uint64_t sent = 0; /* requests handed to a connection so far */
+    uint64_t armed = 0;
     int next = 0;
     for (;;) {
         uint64_t now = now_ns();
@@ -266,9 +272,9 @@ static void *work(void *arg)
         if (!alive || now >= w->end + GRACE_S * 1000000000ull || (sent == w->total && !busy))
             break;
         if (sent < w->total && busy < alive)
-            arm(tfd, w->t0 + sent * w->interval);
+            arm(tfd, w->t0 + sent * w->interval, &armed);
         else
-            arm(tfd, w->end + GRACE_S * 1000000000ull);
+            arm(tfd, w->end + GRACE_S * 1000000000ull, &armed);
         struct epoll_event evs[64];
         int n = epoll_wait(ep, evs, 64, -1);
         for (int i = 0; i < n; i++) {
