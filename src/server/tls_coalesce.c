@@ -12,10 +12,13 @@ void tls_coalesce_expect(struct tls_coalesce *c, const char *body, size_t len)
     c->body_ahead = 0;
 }
 
-/* A reply head as libmicrohttpd writes it: it ends the head's last line. */
+/* A final reply's head as libmicrohttpd writes it: the head's last line
+ * ends it, and it is no interim "HTTP/1.1 100 Continue" (which libmicrohttpd
+ * sends only while no reply is queued, i.e. never while a body is
+ * announced; refused here all the same). */
 static bool is_head(const char *data, size_t size)
 {
-    return size >= 4 && memcmp(data + size - 4, "\r\n\r\n", 4) == 0;
+    return size >= 12 && memcmp(data + size - 4, "\r\n\r\n", 4) == 0 && memcmp(data, "HTTP/1.1 1", 10) != 0;
 }
 
 ssize_t tls_coalesce_send(struct tls_coalesce *c, gnutls_session_t session, const void *data, size_t size,

@@ -120,6 +120,9 @@ TEST(large_or_unlike_sends_pass_through)
     tls_coalesce_expect(&c, body, BODY_LEN);
     CHECK_INT(tls_coalesce_send(&c, NULL, "partial head", 12, fake_send), 12); /* not a whole head */
     CHECK_INT(fake.size, 12);
+    static const char cont[] = "HTTP/1.1 100 Continue\r\n\r\n"; /* an interim reply takes no body */
+    CHECK_INT(tls_coalesce_send(&c, NULL, cont, sizeof cont - 1, fake_send), sizeof cont - 1);
+    CHECK_INT(fake.size, sizeof cont - 1);
     tls_coalesce_expect(&c, NULL, 0); /* withdrawn */
     CHECK_INT(tls_coalesce_send(&c, NULL, head, HEAD_LEN, fake_send), HEAD_LEN);
     CHECK_INT(fake.size, HEAD_LEN);
