@@ -237,7 +237,8 @@ static void arm(int tfd, uint64_t at, uint64_t *armed)
     if (at == *armed)
         return;
     *armed = at;
-    struct itimerspec t = {.it_value = {.tv_sec = (time_t)(at / 1000000000u), .tv_nsec = (long)(at % 1000000000u)}};
+    struct itimerspec t = {
+        .it_value = {.tv_sec = (time_t)(at / 1000000000u), .tv_nsec = (long)(at % 1000000000u)}};
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &t, NULL);
 }
 
@@ -410,9 +411,10 @@ int main(int argc, char **argv)
         free(ws[t].lat);
     }
     qsort(all, n, sizeof *all, cmp_u64);
-    printf("%.0f %.0f %.3f %.3f %.3f %.3f %.3f %llu %llu %llu\n", rate, (double)n / secs, pct_ms(all, n, 0.50),
-           pct_ms(all, n, 0.90), pct_ms(all, n, 0.99), pct_ms(all, n, 0.999), n ? (double)all[n - 1] / 1e6 : 0,
-           (unsigned long long)non2xx, (unsigned long long)unfinished, (unsigned long long)errors);
+    printf("%.0f %.0f %.3f %.3f %.3f %.3f %.3f %llu %llu %llu\n", rate, (double)n / secs,
+           pct_ms(all, n, 0.50), pct_ms(all, n, 0.90), pct_ms(all, n, 0.99), pct_ms(all, n, 0.999),
+           n ? (double)all[n - 1] / 1e6 : 0, (unsigned long long)non2xx, (unsigned long long)unfinished,
+           (unsigned long long)errors);
     for (int i = 0; i < nconns; i++) {
         if (!conns[i].dead)
             close(conns[i].fd);

@@ -240,7 +240,8 @@ static size_t cache_key(const struct req *r, char *buf, size_t size)
     const char kind[2] = {(char)('0' + (int)r->caller.kind), '\0'}; /* enum token_kind: one digit */
     size_t len = 0;
     if (!key_part(buf, size, &len, r->route->id, '\n') || !key_part(buf, size, &len, kind, ' ') ||
-        !key_part(buf, size, &len, r->caller.app_id, ' ') || !key_part(buf, size, &len, r->caller.portal_id, ' ') ||
+        !key_part(buf, size, &len, r->caller.app_id, ' ') ||
+        !key_part(buf, size, &len, r->caller.portal_id, ' ') ||
         !key_part(buf, size, &len, r->caller.customer_id, '\n') || !key_part(buf, size, &len, r->path, '\n'))
         return 0;
     if (r->query_fields && json_object_size(r->query_fields) > 0) {

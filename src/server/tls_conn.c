@@ -135,7 +135,8 @@ void tls_conn_expect_body(struct tls_conn *c, const char *body, size_t len)
     tls_coalesce_expect(&c->coalesce, body, len);
 }
 
-ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size, tls_send_fn real)
+ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size,
+                      tls_send_fn real)
 {
     return tls_coalesce_send(&c->coalesce, session, data, size, real);
 }

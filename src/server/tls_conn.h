@@ -41,6 +41,7 @@ ssize_t tls_conn_recv(struct tls_conn *c, gnutls_session_t session, void *data, 
  * which bodies may be announced. */
 void tls_conn_expect_body(struct tls_conn *c, const char *body, size_t len);
 /* A write for libmicrohttpd, through `real`. */
-ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size, tls_send_fn real);
+ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size,
+                      tls_send_fn real);
 
 #endif

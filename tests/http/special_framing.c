@@ -40,7 +40,8 @@ static int one_reply(gnutls_session_t s, const char *tls, const struct exchange 
         const char *end = strstr(buf, "\r\n\r\n");
         const char *cl = strstr(buf, "Content-Length: ");
         if (end && cl && cl < end)
-            want = (size_t)(end + 4 - buf) + (strcmp(x->method, "HEAD") == 0 ? 0 : strtoul(cl + 16, NULL, 10));
+            want =
+                (size_t)(end + 4 - buf) + (strcmp(x->method, "HEAD") == 0 ? 0 : strtoul(cl + 16, NULL, 10));
     }
     int status = 0;
     sscanf(buf, "HTTP/1.1 %d", &status);
@@ -59,7 +60,8 @@ int reply_framing(struct fixture *fx)
     static const char *const tls[][2] = {{"TLS 1.3", "NORMAL:-VERS-ALL:+VERS-TLS1.3"},
                                          {"TLS 1.2", "NORMAL:-VERS-ALL:+VERS-TLS1.2"}};
     char customer[256];
-    snprintf(customer, sizeof customer, "/api/spe/customer/%s?access_token=%s", var_get("C1"), var_get("T_P1"));
+    snprintf(customer, sizeof customer, "/api/spe/customer/%s?access_token=%s", var_get("C1"),
+             var_get("T_P1"));
     const struct exchange xs[] = {
         {"HEAD", customer, 200},
         {"GET", customer, 200},

@@ -44,8 +44,8 @@ TEST(a_read_sees_one_snapshot_from_its_first_statement)
     struct customer got, c2 = customer("00000000000000c2");
     CHECK_INT(db->ops->begin(db, false), STORE_OK);
     CHECK_INT(db->ops->customer_get(db, SCRATCH_CUSTOMER, &got), STORE_OK);
-    CHECK(!sqlite3_get_autocommit(DB(db)->db)); /* the first statement opened it */
-    CHECK_INT(other->ops->customer_create(other, &c2), STORE_OK); /* committed by another connection */
+    CHECK(!sqlite3_get_autocommit(DB(db)->db));                         /* the first statement opened it */
+    CHECK_INT(other->ops->customer_create(other, &c2), STORE_OK);       /* committed by another connection */
     CHECK_INT(db->ops->customer_get(db, c2.id, &got), STORE_NOT_FOUND); /* the same snapshot */
     CHECK_INT(db->ops->rollback(db), STORE_OK);
     CHECK(sqlite3_get_autocommit(DB(db)->db));

@@ -128,8 +128,8 @@ TEST(large_or_unlike_sends_pass_through)
     CHECK_INT(fake.size, HEAD_LEN);
 }
 
-UNIT_MAIN(UNIT_CASE(without_an_announced_body_every_call_passes_through), UNIT_CASE(head_and_body_go_out_in_one_call),
-          UNIT_CASE(a_send_that_must_wait_is_repeated_whole),
+UNIT_MAIN(UNIT_CASE(without_an_announced_body_every_call_passes_through),
+          UNIT_CASE(head_and_body_go_out_in_one_call), UNIT_CASE(a_send_that_must_wait_is_repeated_whole),
           UNIT_CASE(a_partial_send_is_accounted_to_head_then_body),
           UNIT_CASE(a_head_sent_without_the_body_leaves_the_body_to_its_call),
           UNIT_CASE(large_or_unlike_sends_pass_through))
