@@ -16,7 +16,7 @@ B        := build/$(VARIANT)
 CFLAGS   := $(CFLAGS_BASE) $(OPT)
 
 SRC      := $(shell find src -name '*.c' | sort)
-BIN_SRC  := src/cli/main.c src/server/recv_hook.c  # the program only (recv_hook.c says why)
+BIN_SRC  := src/cli/main.c src/server/tls_hooks.c  # the program only (tls_hooks.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
 OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
             $(B)/gen/console_assets.o
@@ -38,7 +38,7 @@ help:
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
 	@echo "make console-shots  screenshots of the web console's main pages into docs/console/"
 
-build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send
+build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send $(B)/bench-rate
 asan:
 	$(MAKE) VARIANT=asan build
 
@@ -95,6 +95,10 @@ $(B)/test-http: $(wildcard tests/http/*.c tests/http/*.h) $(B)/libparapet.a
 $(B)/netflow-send: tests/tools/netflow_send.c
 	@echo "  LINK  $@"
 	@$(CC) $(CFLAGS) -o $@ $<
+
+$(B)/bench-rate: bench/rate.c
+	@echo "  LINK  $@"
+	@$(CC) $(CFLAGS) -o $@ $< $(shell pkg-config --libs gnutls 2>/dev/null) -lpthread
 
 test: build
 	tests/run $(B)

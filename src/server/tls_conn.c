@@ -18,6 +18,7 @@ struct tls_conn {
     struct tls_readahead *ra;
     const struct head_limits *limits;
     struct head_guard guard;
+    struct tls_coalesce coalesce;
     int fd;
     bool log;
     bool refused;
@@ -36,6 +37,7 @@ struct tls_conn *tls_conn_attach(gnutls_session_t session, int fd, const struct 
     }
     c->limits = limits;
     head_guard_init(&c->guard);
+    tls_coalesce_expect(&c->coalesce, NULL, 0);
     c->fd = fd;
     c->log = log;
     c->refused = false;
@@ -126,4 +128,15 @@ ssize_t tls_conn_recv(struct tls_conn *c, gnutls_session_t session, void *data, 
     c->refused = true;
     refuse(c, session, v);
     return drop_rest(c, session, real);
+}
+
+void tls_conn_expect_body(struct tls_conn *c, const char *body, size_t len)
+{
+    tls_coalesce_expect(&c->coalesce, body, len);
+}
+
+ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size,
+                      tls_send_fn real)
+{
+    return tls_coalesce_send(&c->coalesce, session, data, size, real);
 }

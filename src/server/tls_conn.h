@@ -1,12 +1,14 @@
 /* tls_conn.h — what the server keeps per TLS connection: the read-ahead
  * buffer (tls_readahead.h) and the head guard (head_guard.h), with the
- * refusal the guard's verdict leads to.
+ * refusal the guard's verdict leads to, and the joining of a reply's head
+ * and body into one record (tls_coalesce.h).
  *
  * The guard must see a request's bytes before libmicrohttpd stores them,
  * and the only place both TLS and plaintext meet is gnutls_record_recv,
- * which libmicrohttpd calls for every read. The parapet program defines
- * that function (server/recv_hook.c): libmicrohttpd's calls land there and
- * come here with GnuTLS's own function to read with. */
+ * which libmicrohttpd calls for every read (and gnutls_record_send for
+ * every write). The parapet program defines both functions
+ * (server/tls_hooks.c): libmicrohttpd's calls land there and come here with
+ * GnuTLS's own function to read or write with. */
 #ifndef PARAPET_TLS_CONN_H
 #define PARAPET_TLS_CONN_H
 
@@ -15,6 +17,7 @@
 #include <sys/types.h>
 
 #include "server/head_guard.h"
+#include "server/tls_coalesce.h"
 
 struct tls_conn;
 
@@ -32,5 +35,13 @@ void tls_conn_free(struct tls_conn *c);
  * (so that its TCP stack does not reset the answer away), and the read
  * reports the end of the stream once the client closes. */
 ssize_t tls_conn_recv(struct tls_conn *c, gnutls_session_t session, void *data, size_t size, tls_recv_fn real);
+
+/* The body of the reply libmicrohttpd sends next on this connection, to go
+ * out in one record with its head (NULL, 0: none); see tls_coalesce.h for
+ * which bodies may be announced. */
+void tls_conn_expect_body(struct tls_conn *c, const char *body, size_t len);
+/* A write for libmicrohttpd, through `real`. */
+ssize_t tls_conn_send(struct tls_conn *c, gnutls_session_t session, const void *data, size_t size,
+                      tls_send_fn real);
 
 #endif

@@ -32,8 +32,12 @@ int db_row_result(struct store *s, int step_rc, const char *what)
     return step_rc == SQLITE_DONE ? STORE_NOT_FOUND : db_log_error(s, what);
 }
 
+static int open_pending_read(struct store *s);
+
 sqlite3_stmt *db_stmt(struct store *s, const char *sql)
 {
+    if (DB(s)->read_pending && open_pending_read(s) != STORE_OK)
+        return NULL;
     struct sqlite_conn *d = DB(s)->conn;
     size_t h = ((uintptr_t)sql >> 3) % STMT_CACHE_SLOTS;
     for (size_t probe = 0; probe < STMT_CACHE_SLOTS; probe++) {
@@ -312,11 +316,30 @@ static void end_write(struct sqlite_store *d)
     }
 }
 
+/* A read transaction is opened in SQLite only by its first statement: a
+ * request answered from the caches alone (core/auth_cache.h,
+ * core/reply_cache.h) then costs no BEGIN and no ROLLBACK. SQLite's own
+ * BEGIN (DEFERRED) takes its snapshot only at the first read as well, so
+ * what every statement of the transaction sees is the same either way. */
+static int open_pending_read(struct store *s)
+{
+    DB(s)->read_pending = false;
+    return tx(s, begin_sql);
+}
+
 int sqlite_begin(struct store *s, bool write)
 {
     struct sqlite_store *d = DB(s);
+    if (d->read_pending) {
+        fprintf(stderr, "parapet: sqlite: BEGIN: a transaction is already open\n");
+        return STORE_ERROR; /* as SQLite answers a BEGIN inside a transaction */
+    }
     end_write(d);
     sq_tel_drop(s); /* left by a transaction that neither committed nor rolled back */
+    if (!write && d->conn == &d->own && sqlite3_get_autocommit(d->db)) {
+        d->read_pending = true;
+        return STORE_OK;
+    }
     /* A transaction already open on the own connection stays the one in
      * use, and BEGIN fails on it as it should. */
     bool take = write && d->writer && d->conn == &d->own && sqlite3_get_autocommit(d->db);
@@ -347,6 +370,10 @@ uint64_t sqlite_data_version(struct store *s)
 int sqlite_commit(struct store *s)
 {
     struct sqlite_store *d = DB(s);
+    if (d->read_pending) { /* nothing was read: nothing to end */
+        d->read_pending = false;
+        return STORE_OK;
+    }
     if (d->tel_pending && sq_tel_flush(s) != STORE_OK) {
         sqlite_rollback(s);
         return STORE_ERROR;
@@ -388,6 +415,7 @@ int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *a
 int sqlite_rollback(struct store *s)
 {
     sq_tel_drop(s);
+    DB(s)->read_pending = false;
     int rc = sqlite3_get_autocommit(DB(s)->db) ? STORE_OK : tx(s, rollback_sql);
     end_write(DB(s));
     return rc;

@@ -38,6 +38,7 @@ struct sqlite_store {
     struct sqlite_writer *writer; /* see sqlite_writer.h; NULL: writes stay on own */
     sqlite3_int64 changes_at_begin; /* total changes when the write transaction began */
     struct timespec began;          /* when it began (metrics: write transaction time) */
+    bool read_pending;              /* a read transaction begun, opened at its first statement (sqlite_begin) */
     bool defer_durability;          /* see store_ops.defer_durability */
     uint64_t ticket;                /* the last deferred commit's sequence number */
     struct tel_pending *tel_pending; /* roll-up sums of this transaction's flows (sqlite_tel_ingest.c) */

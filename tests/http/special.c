@@ -674,6 +674,8 @@ const struct special_test special_tests[] = {
     {"special: TLS 1.2+ with AEAD ciphers only", tls_policy, NULL, false},
     {"special: --tls-priority sets the TLS policy", tls_priority_option, NULL, false},
     {"special: requests arriving together or in pieces are all answered", pipelined_requests, NULL, false},
+    {"special: replies framed exactly (HEAD, GET, errors), a small one in one TLS record", reply_framing, NULL,
+     false},
     {"special: body size limit (413)", body_limit, NULL, false},
     {"special: header size limit", header_limit, NULL, false},
     {"special: many query parameters, headers, cookies, form fields get prompt envelope errors",

@@ -18,6 +18,8 @@ extern const struct special_test special_tests[];
 
 /* special_heads.c */
 int oversized_heads(struct fixture *fx);
+/* special_framing.c */
+int reply_framing(struct fixture *fx);
 /* special_abuse.c */
 int abuse_limits(struct fixture *fx);
 /* special_changes.c */
