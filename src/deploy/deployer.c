@@ -80,19 +80,23 @@ static bool before(struct timespec a, struct timespec b)
 }
 
 /* With d->mu held and d->wake set: waits until the wake-ups stop for
- * QUIET_MS, or MAX_DELAY_MS have gone by, or d is stopped. */
+ * QUIET_MS, or MAX_DELAY_MS have gone by, or d is stopped. The writers
+ * only count their wake-ups meanwhile (no signal: one per write cost a
+ * futex call and a switch to this thread). */
 static void gather(struct deployer *d)
 {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     struct timespec last = after_ms(now, MAX_DELAY_MS);
-    while (d->wake && !d->stop && before(now, last)) {
-        d->wake = false;
+    while (!d->stop && before(now, last)) {
+        unsigned long seen = d->wakes;
         struct timespec until = after_ms(now, QUIET_MS);
         if (before(last, until))
             until = last;
-        while (!d->wake && !d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) == 0)
+        while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) == 0)
             ;
+        if (d->wakes == seen)
+            break;
         clock_gettime(CLOCK_REALTIME, &now);
     }
 }
@@ -116,9 +120,12 @@ static void *loop(void *arg)
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += d->interval_s ? d->interval_s : 60;
+        d->idle = true;
         while (!d->wake && !d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) == 0)
             ;
-        gather(d);
+        d->idle = false;
+        if (d->wake)
+            gather(d);
     }
     pthread_mutex_unlock(&d->mu);
     s->ops->close(s);
@@ -134,7 +141,8 @@ int deployer_start(struct deployer *d, const struct store_config *store_cfg)
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->cv, NULL);
     d->store_cfg = store_cfg;
-    d->stop = d->wake = false;
+    d->stop = d->wake = d->idle = false;
+    d->wakes = 0;
     d->lock_fd = -1;
     pthread_mutex_lock(&registry.mu);
     int slot = -1;
@@ -155,7 +163,9 @@ void deployer_wake(struct deployer *d)
 {
     pthread_mutex_lock(&d->mu);
     d->wake = true;
-    pthread_cond_signal(&d->cv);
+    d->wakes++;
+    if (d->idle) /* gathering or in a pass, it sees the flag and the count */
+        pthread_cond_signal(&d->cv);
     pthread_mutex_unlock(&d->mu);
 }
 

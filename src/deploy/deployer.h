@@ -41,6 +41,8 @@ struct deployer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool running, wake, stop;
+    bool idle;           /* waiting for a wake-up (the only time it needs a signal) */
+    unsigned long wakes; /* wake-ups so far */
     const struct store_config *store_cfg;
 };
 
