@@ -50,11 +50,13 @@ static counter ingest_batches, ingest_refused, ingest_records, ingest_stored, in
 static _Atomic int64_t ingest_last; /* when the last batch was stored */
 static time_t started;
 
-enum { DEPLOYERS_MAX = 8 };
-static struct {
+/* Counters per name (a deployer's, a plane's): [0] ok / checks, [1] failed. */
+enum { NAMED_MAX = 8 };
+struct named {
     const char *name;
-    counter ok, failed;
-} deploys[DEPLOYERS_MAX];
+    counter n[2];
+};
+static struct named deploys[NAMED_MAX], checks[NAMED_MAX];
 static pthread_mutex_t deploys_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned (*in_flight_fn)(void *);
@@ -108,18 +110,29 @@ void metrics_store_sync(uint64_t commits, double seconds)
     atomic_fetch_add_explicit(&sync_count, 1, memory_order_relaxed);
 }
 
-void metrics_deploy_pass(const char *deployer, int ok)
+/* Adds one to table[name].n[which] (names are literals of the callers;
+ * a few calls a minute: a lock is fine). */
+static void named_add(struct named *table, const char *name, int which)
 {
-    /* a few passes a minute: a lock is fine; names are the deployers' literals */
     pthread_mutex_lock(&deploys_mu);
-    for (size_t i = 0; i < DEPLOYERS_MAX; i++) {
-        if (deploys[i].name && strcmp(deploys[i].name, deployer) != 0)
+    for (size_t i = 0; i < NAMED_MAX; i++) {
+        if (table[i].name && strcmp(table[i].name, name) != 0)
             continue;
-        deploys[i].name = deployer;
-        atomic_fetch_add_explicit(ok ? &deploys[i].ok : &deploys[i].failed, 1, memory_order_relaxed);
+        table[i].name = name;
+        atomic_fetch_add_explicit(&table[i].n[which], 1, memory_order_relaxed);
         break;
     }
     pthread_mutex_unlock(&deploys_mu);
+}
+
+void metrics_deploy_pass(const char *deployer, int ok)
+{
+    named_add(deploys, deployer, ok ? 0 : 1);
+}
+
+void metrics_dataplane_check(const char *plane)
+{
+    named_add(checks, plane, 0);
 }
 
 void metrics_ingest(long records, long stored, long duplicates, int refused)
@@ -230,15 +243,17 @@ static void render_deploys(struct strbuf *b)
 {
     help(b, "parapet_deploy_passes_total", "counter", "Data-plane deploy passes by deployer and result.");
     pthread_mutex_lock(&deploys_mu);
-    for (size_t i = 0; i < DEPLOYERS_MAX; i++) {
-        const char *name = deploys[i].name;
-        if (!name)
-            continue;
-        sb_printf(b, "parapet_deploy_passes_total{deployer=\"%s\",result=\"ok\"} %llu\n", name,
-                  (unsigned long long)get(&deploys[i].ok));
-        sb_printf(b, "parapet_deploy_passes_total{deployer=\"%s\",result=\"failed\"} %llu\n", name,
-                  (unsigned long long)get(&deploys[i].failed));
+    for (size_t i = 0; i < NAMED_MAX && deploys[i].name; i++) {
+        sb_printf(b, "parapet_deploy_passes_total{deployer=\"%s\",result=\"ok\"} %llu\n", deploys[i].name,
+                  (unsigned long long)get(&deploys[i].n[0]));
+        sb_printf(b, "parapet_deploy_passes_total{deployer=\"%s\",result=\"failed\"} %llu\n", deploys[i].name,
+                  (unsigned long long)get(&deploys[i].n[1]));
     }
+    help(b, "parapet_dataplane_checks_total", "counter",
+         "Runs of a data plane's checker over a candidate configuration (FastNetMon, BIRD, nginx -t).");
+    for (size_t i = 0; i < NAMED_MAX && checks[i].name; i++)
+        sb_printf(b, "parapet_dataplane_checks_total{plane=\"%s\"} %llu\n", checks[i].name,
+                  (unsigned long long)get(&checks[i].n[0]));
     pthread_mutex_unlock(&deploys_mu);
 }
 

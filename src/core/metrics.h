@@ -2,7 +2,7 @@
  * requests by route id, method and status with latency histograms,
  * requests in flight, tokens issued and refused, rate-limit refusals, store
  * write transactions and the group commit's fdatasync batches, data-plane
- * deploy passes, telemetry ingest, and process figures. Counting is a few
+ * deploy passes and checker runs, telemetry ingest, and process figures. Counting is a few
  * relaxed atomic additions (no lock on the request path); metrics_render
  * reads them when scraped (`serve --metrics-listen`, docs/deploy.md). */
 #ifndef PARAPET_METRICS_H
@@ -30,6 +30,8 @@ void metrics_store_sync(uint64_t commits, double seconds);
 
 /* One pass of a data-plane deployer ("dns", "nginx", "ddos"). */
 void metrics_deploy_pass(const char *deployer, int ok);
+/* One run of a data plane's checker ("fastnetmon", "bird", "nginx"). */
+void metrics_dataplane_check(const char *plane);
 
 /* One ingest batch: records read, stored, duplicates; refused: the batch
  * was refused as a whole. */

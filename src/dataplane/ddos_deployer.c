@@ -55,12 +55,12 @@ static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
     return ddos_deploy_run(s, arg, msg, msg_len);
 }
 
-/* {OPS}, {OPH} and the OP dashboards' writes; {CPC} (under /spe/customer/,
- * shared with other families: a pass that finds nothing changed installs
- * nothing); the ingest (DDoS events open and close diversions). */
+/* {OPS}, {OPH} and the OP dashboards' writes; the customer's OP and CP
+ * trees ({OPC}, {CPC}; not its AP tree or webhooks); the ingest (DDoS
+ * events open and close diversions). */
 static struct deployer ddos_deployer = {
     .name = "ddos",
-    .paths = {"/api/specp/op/", "/api/spe/customer/", "/ingest/", NULL},
+    .paths = {"/api/specp/op/", "/api/spe/customer/*/op/", "/api/spe/customer/*/cp/", "/ingest/", NULL},
     .pass = pass,
 };
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "core/crypto.h"
+#include "core/metrics.h"
 #include "core/strbuf.h"
 #include "deploy/files.h"
 
@@ -57,15 +58,39 @@ json_t *dp_assemble(const struct dp_plane *p, const json_t *header, const json_t
     return out;
 }
 
-static json_t *assemble_used(struct pass *ps)
+/* The header and what each site serves; fresh_only: only the fragments
+ * no check accepted under this header yet (pending, not refused). */
+static json_t *assemble_served(struct pass *ps, bool fresh_only)
 {
     json_t *frags = json_array();
     for (size_t i = 0; i < ps->n; i++)
-        if (ps->plans[i].use)
+        if (ps->plans[i].use && (!fresh_only || (ps->plans[i].pending && !ps->plans[i].refused)))
             json_array_append(frags, ps->plans[i].use);
     json_t *all = dp_assemble(ps->p, ps->header, frags);
     json_decref(frags);
     return all;
+}
+
+static json_t *assemble_used(struct pass *ps)
+{
+    return assemble_served(ps, false);
+}
+
+/* One call of the plane's checker, counted. */
+static int check(struct pass *ps, const json_t *whole, const json_t *fresh, char *why, size_t why_len)
+{
+    ps->res->checks++;
+    metrics_dataplane_check(ps->p->name);
+    return ps->p->check(ps->p, whole, fresh, why, why_len);
+}
+
+/* The whole served now, and its fresh part, checked. */
+static int check_served(struct pass *ps, const json_t *whole, char *why, size_t why_len)
+{
+    json_t *fresh = assemble_served(ps, true);
+    int rc = check(ps, whole, fresh, why, why_len);
+    json_decref(fresh);
+    return rc;
 }
 
 static void join_notes(const json_t *notes, char *out, size_t size)
@@ -153,7 +178,7 @@ static int isolate(struct pass *ps, json_t **whole)
         json_t *one = json_pack("[O]", sp->fragment);
         json_t *alone = dp_assemble(ps->p, ps->header, one);
         json_decref(one);
-        int rc = ps->p->check(ps->p, alone, why, sizeof why);
+        int rc = check(ps, alone, alone, why, sizeof why);
         json_decref(alone);
         if (rc < 0)
             return fail(ps, "%s", why);
@@ -166,7 +191,7 @@ static int isolate(struct pass *ps, json_t **whole)
     }
     json_decref(*whole);
     *whole = assemble_used(ps);
-    int rc = ps->p->check(ps->p, *whole, why, sizeof why);
+    int rc = check_served(ps, *whole, why, sizeof why);
     if (rc != 0)
         fail(ps, "the configuration was refused as a whole: %.400s", why);
     return rc;
@@ -244,15 +269,28 @@ static json_t *states_by_rid(struct pass *ps)
     return by;
 }
 
-static int run(struct pass *ps, const json_t *model)
+static bool any_pending(const struct pass *ps)
+{
+    for (size_t i = 0; i < ps->n; i++)
+        if (ps->plans[i].pending)
+            return true;
+    return false;
+}
+
+/* Checks, installs and marks what changed: 0, or -1 (res->error). */
+static int deploy(struct pass *ps, const json_t *model)
 {
     json_t *states = states_by_rid(ps);
     plan(ps, model, states);
     json_decref(states);
     ps->res->sites = (int)ps->n;
     json_t *whole = assemble_used(ps);
+    if (!any_pending(ps) && same_as_live(ps, whole)) {
+        json_decref(whole);
+        return 0; /* checked, installed and marked by an earlier pass */
+    }
     char why[1024];
-    int rc = ps->p->check(ps->p, whole, why, sizeof why);
+    int rc = check_served(ps, whole, why, sizeof why);
     if (rc < 0)
         fail(ps, "the checker could not run: %.400s", why);
     else if (rc > 0)
@@ -268,8 +306,14 @@ static int run(struct pass *ps, const json_t *model)
         return -1;
     }
     json_decref(whole);
-    rc = mark(ps, false);
-    if (ps->p->reload_owed) {
+    return mark(ps, false);
+}
+
+static int run(struct pass *ps, const json_t *model)
+{
+    int rc = deploy(ps, model);
+    if (ps->p->reload_owed) { /* installed now, or a reload that failed before */
+        char why[1024];
         int told = ps->p->reload(ps->p, why, sizeof why);
         if (told < 0)
             return fail(ps, "installed, but the daemon was not told: %.400s", why);

@@ -13,6 +13,8 @@
  *    whole is refused, each new fragment is checked alone with the header;
  *    those refused are marked failed with the checker's message and replaced
  *    by their last good fragment, and the rest is checked again.
+ * Nothing pending and the live files the same: nothing is checked (a pass
+ * after a write that changed nothing this plane renders costs a render).
  * The files are installed (atomically, each) only when they differ from the
  * live ones, then the running daemon is told (reload); a reload that fails
  * is tried again on the next pass. Deployed states carry as reason what the
@@ -35,8 +37,11 @@ struct dp_plane {
      * to append what cannot be expressed to. */
     json_t *(*site)(const struct dp_plane *p, const json_t *site, const char *family, json_t *notes);
     /* Checks a whole candidate {part: text}: 0 accepted, 1 refused (why
-     * says why, fit for the client), -1 the checker could not run. */
-    int (*check)(const struct dp_plane *p, const json_t *parts, char *why, size_t why_len);
+     * says why, fit for the client), -1 the checker could not run. `fresh`
+     * is the header with only the fragments no check has accepted under it
+     * yet (a plane whose checker is slow on a large whole may run it on
+     * these alone, when its own validation covers what spans fragments). */
+    int (*check)(const struct dp_plane *p, const json_t *whole, const json_t *fresh, char *why, size_t why_len);
     /* Tells the running daemon the installed files changed: 0; 1 when no
      * daemon runs (it reads the files when it starts); -1 failed (tried
      * again next pass). NULL: nothing to tell. */
@@ -48,6 +53,7 @@ struct dp_plane {
 /* What one pass did (for the log and for tests). */
 struct dp_pass_result {
     int sites, deployed, failed;
+    int checks; /* calls of the plane's checker */
     bool installed, reloaded;
     char error[512];
 };

@@ -9,7 +9,10 @@
 #include "core/metrics.h"
 #include "deploy/deployer.h"
 
-enum { GATHER_MS = 50 };
+/* A wake-up starts a pass once no other came for QUIET_MS, or MAX_DELAY_MS
+ * after it while writes keep coming: a burst of writes makes one pass a
+ * second, whatever its rate (docs/dataplane.md). */
+enum { QUIET_MS = 50, MAX_DELAY_MS = 1000 };
 
 static struct {
     pthread_mutex_t mu;
@@ -60,6 +63,44 @@ static void run_pass(struct deployer *d, struct store *s)
         fprintf(stderr, "parapet: %s deploy: %s\n", d->name, msg[0] ? msg : "the pass failed");
 }
 
+static struct timespec after_ms(struct timespec t, long ms)
+{
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += (ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static bool before(struct timespec a, struct timespec b)
+{
+    return a.tv_sec < b.tv_sec || (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+/* With d->mu held and d->wake set: waits until the wake-ups stop for
+ * QUIET_MS, or MAX_DELAY_MS have gone by, or d is stopped. The writers
+ * only count their wake-ups meanwhile (no signal: one per write cost a
+ * futex call and a switch to this thread). */
+static void gather(struct deployer *d)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct timespec last = after_ms(now, MAX_DELAY_MS);
+    while (!d->stop && before(now, last)) {
+        unsigned long seen = d->wakes;
+        struct timespec until = after_ms(now, QUIET_MS);
+        if (before(last, until))
+            until = last;
+        while (!d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) == 0)
+            ;
+        if (d->wakes == seen)
+            break;
+        clock_gettime(CLOCK_REALTIME, &now);
+    }
+}
+
 static void *loop(void *arg)
 {
     struct deployer *d = arg;
@@ -79,13 +120,12 @@ static void *loop(void *arg)
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_sec += d->interval_s ? d->interval_s : 60;
+        d->idle = true;
         while (!d->wake && !d->stop && pthread_cond_timedwait(&d->cv, &d->mu, &until) == 0)
             ;
-        if (d->wake && !d->stop) {
-            pthread_mutex_unlock(&d->mu);
-            nanosleep(&(struct timespec){0, GATHER_MS * 1000000L}, NULL);
-            pthread_mutex_lock(&d->mu);
-        }
+        d->idle = false;
+        if (d->wake)
+            gather(d);
     }
     pthread_mutex_unlock(&d->mu);
     s->ops->close(s);
@@ -101,7 +141,8 @@ int deployer_start(struct deployer *d, const struct store_config *store_cfg)
     pthread_mutex_init(&d->mu, NULL);
     pthread_cond_init(&d->cv, NULL);
     d->store_cfg = store_cfg;
-    d->stop = d->wake = false;
+    d->stop = d->wake = d->idle = false;
+    d->wakes = 0;
     d->lock_fd = -1;
     pthread_mutex_lock(&registry.mu);
     int slot = -1;
@@ -122,14 +163,32 @@ void deployer_wake(struct deployer *d)
 {
     pthread_mutex_lock(&d->mu);
     d->wake = true;
-    pthread_cond_signal(&d->cv);
+    d->wakes++;
+    if (d->idle) /* gathering or in a pass, it sees the flag and the count */
+        pthread_cond_signal(&d->cv);
     pthread_mutex_unlock(&d->mu);
+}
+
+/* Whether path begins with pattern, a '*' of which stands for one segment. */
+static bool begins_with(const char *path, const char *pattern)
+{
+    for (const char *p = pattern; *p; p++) {
+        if (*p == '*') {
+            size_t segment = strcspn(path, "/");
+            if (!segment)
+                return false;
+            path += segment;
+        } else if (*path++ != *p) {
+            return false;
+        }
+    }
+    return true;
 }
 
 static bool wants(const struct deployer *d, const char *path)
 {
     for (int i = 0; i < DEPLOYER_PATHS_MAX && d->paths[i]; i++)
-        if (strncmp(path, d->paths[i], strlen(d->paths[i])) == 0)
+        if (begins_with(path, d->paths[i]))
             return true;
     return false;
 }

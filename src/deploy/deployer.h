@@ -1,7 +1,9 @@
 /* deployer.h — a background deployer of `parapet serve`: a thread with its
  * own store connection that runs a pass (render stored state, check, install,
- * mark deploy states) at start, shortly after each wake-up (a short pause
- * gathers a burst of changes into one pass) and every interval_s.
+ * mark deploy states) at start, after wake-ups and every interval_s. A
+ * wake-up is followed by a pass once no other came for 50 ms, and at the
+ * latest 1 s after it while they keep coming: a burst of writes makes about
+ * one pass a second (plus the pass's own time) instead of one per write.
  *
  * Every data plane (Knot DNS, FastNetMon, BIRD, nginx) is one deployer. A
  * pass must be idempotent: rendering is deterministic from stored state, and
@@ -22,6 +24,8 @@ enum { DEPLOYER_MAX = 8, DEPLOYER_PATHS_MAX = 4 };
 struct deployer {
     const char *name; /* for the log: "dns", "bird", ... */
     /* API path prefixes whose committed writes wake it ("/api/specp/op/");
+     * a segment "*" stands for any one segment (the customer id of
+     * /api/spe/customer/{id}/op/);
      * NULL-terminated, at most DEPLOYER_PATHS_MAX. */
     const char *paths[DEPLOYER_PATHS_MAX + 1];
     /* One pass. Returns 0, or -1 when the pass failed as a whole (the states
@@ -37,6 +41,8 @@ struct deployer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool running, wake, stop;
+    bool idle;           /* waiting for a wake-up (the only time it needs a signal) */
+    unsigned long wakes; /* wake-ups so far */
     const struct store_config *store_cfg;
 };
 

@@ -4,7 +4,8 @@
  * flow4.conf names port 666: per-site states with BIRD's message, the last
  * good fragment kept for a refused site, nothing installed when nothing
  * changed, everything tried again under changed options, a fixed site
- * deployed again. */
+ * deployed again; no checker run when nothing changed; FastNetMon's own
+ * check run on the fragments it has not accepted yet only. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 
 #include "api/op/op_kinds.h"
 #include "dataplane/bird/bird_plane.h"
+#include "dataplane/fastnetmon/fnm_plane.h"
 #include "deploy/files.h"
 #include "unit/scratch_store.h"
 #include "unit/unit.h"
@@ -126,10 +128,11 @@ TEST(refused_site_keeps_last_good)
     CHECK(live && strstr(live, "dst 10.2.0.0/24; proto 17; dport 123;") && !strstr(live, "666"));
     free(live);
 
-    /* 3. the same again: nothing installed, b still failed */
+    /* 3. the same again: nothing checked, nothing installed, b still failed */
     CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
     CHECK(!res.installed);
     CHECK_INT(res.failed + res.deployed, 0);
+    CHECK_INT(res.checks, 0);
 
     /* 3b. the operator's options change the header: every site is tried
      * again (b refused again, a deployed under the new header) */
@@ -153,4 +156,63 @@ TEST(refused_site_keeps_last_good)
     teardown();
 }
 
-UNIT_MAIN(UNIT_CASE(refused_site_keeps_last_good))
+static char *read_in(const char *sub, const char *name)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/%s/%s", dir, sub, name);
+    return files_read(path);
+}
+
+/* `fastnetmon --configuration_check` (a stand-in that accepts anything)
+ * reads the header and the fragments not accepted yet; parapet's validator
+ * and the installed file take the whole. */
+TEST(fastnetmon_checks_fresh_fragments)
+{
+    setup();
+    int64_t a = add_site("a"), b = add_site("b");
+    char fnm_dir[128], fake_fnm[128];
+    snprintf(fnm_dir, sizeof fnm_dir, "%s/fnm", dir);
+    snprintf(fake_fnm, sizeof fake_fnm, "%s/fake-fastnetmon", dir);
+    files_replace(fake_fnm, "#!/bin/sh\nexit 0\n");
+    chmod(fake_fnm, 0700);
+    struct fnm_plane_config cfg = {.render = {.dir = fnm_dir, .netflow_host = "127.0.0.1", .netflow_port = 2055,
+                                              .ban_time = 300, .average_calculation_time = 15},
+                                   .fastnetmon = fake_fnm};
+    struct dp_plane p;
+    fnm_plane_init(&p, &cfg);
+    struct dp_pass_result res;
+
+    /* 1. both new: both checked */
+    json_t *model = json_pack("{s:[o,o],s:[]}", "op_sites", site(a, "sa", "10.1.0.0/24", 53),
+                              site(b, "sb", "10.2.0.0/24", 53), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.deployed, 2);
+    CHECK_INT(res.checks, 1);
+    char *checked = read_in("fnm/check", "fastnetmon.conf");
+    CHECK(checked && strstr(checked, "10.1.0.0/24") && strstr(checked, "10.2.0.0/24"));
+    free(checked);
+    json_decref(model);
+
+    /* 2. b moves: only b (and the header) goes to fastnetmon; the live file has both */
+    model = json_pack("{s:[o,o],s:[]}", "op_sites", site(a, "sa", "10.1.0.0/24", 53),
+                      site(b, "sb", "10.3.0.0/24", 53), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.deployed, 1);
+    CHECK(res.installed);
+    checked = read_in("fnm/check", "fastnetmon.conf");
+    CHECK(checked && strstr(checked, "10.3.0.0/24") && !strstr(checked, "10.1.0.0/24"));
+    CHECK(checked && strstr(checked, "disable_usage_report = on"));
+    free(checked);
+    char *live = read_in("fnm", "fastnetmon.conf");
+    CHECK(live && strstr(live, "10.1.0.0/24") && strstr(live, "10.3.0.0/24") && !strstr(live, "10.2.0.0/24"));
+    free(live);
+
+    /* 3. nothing changed: nothing checked */
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK_INT(res.checks, 0);
+    CHECK(!res.installed);
+    json_decref(model);
+    teardown();
+}
+
+UNIT_MAIN(UNIT_CASE(refused_site_keeps_last_good), UNIT_CASE(fastnetmon_checks_fresh_fragments))

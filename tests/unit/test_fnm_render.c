@@ -105,6 +105,7 @@ TEST(validator_refusals)
         {"hostgroup = g2:999.1.1.1/33\n", "", "is not a canonical CIDR"},
         {"hostgroup = g3:10.0.0.0/24\n", "10.0.0.0/24\n", "g3"},
         {"", "10.0.0.1/24\n", "is not a canonical CIDR"},
+        {"hostgroup = g_a:10.0.0.0/24\ng_b_threshold_pps = 5\n", "10.0.0.0/24\n", "unknown key 'g_b_threshold_pps'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (asprintf(&conf, "%s%s", base, cases[i].extra) < 0)

@@ -1,6 +1,7 @@
 /* fnm_plane.h — FastNetMon as a data plane (dataplane/plane.h): its
- * renderer, its checker (parapet's validator, then `fastnetmon
- * --configuration_check`, any [ERROR] line of which fails), and its reload
+ * renderer, its checker (parapet's validator on the whole, then `fastnetmon
+ * --configuration_check` on the header and the fragments it has not
+ * accepted yet, any [ERROR] line of which fails), and its reload
  * (1.2.4 re-reads nothing while it runs: an operator's command, e.g.
  * `systemctl restart fastnetmon`, or none). */
 #ifndef PARAPET_FNM_PLANE_H

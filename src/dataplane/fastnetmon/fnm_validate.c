@@ -146,19 +146,25 @@ static int hostgroup(struct check *c, char *v)
     return 0;
 }
 
-/* NAME_key of a declared group. */
+/* NAME_key of a declared group: each key a group takes is tried as the
+ * suffix, and the rest looked up (a walk over every group for each line
+ * made the check quadratic in the number of groups). */
 static int group_key(struct check *c, const char *key, const char *v)
 {
-    const char *name;
-    json_t *count;
-    json_object_foreach (c->groups, name, count) {
-        size_t n = strlen(name);
-        if (strncmp(key, name, n) != 0 || key[n] != '_')
+    size_t len = strlen(key);
+    for (size_t i = 0; i < N_GROUP_KEYS; i++) {
+        size_t k = strlen(group_keys[i].name);
+        if (len < k + 2 || key[len - k - 1] != '_' || strcmp(key + len - k, group_keys[i].name) != 0)
             continue;
-        const struct key *k = find(group_keys, N_GROUP_KEYS, key + n + 1);
-        if (!k)
+        char name[80];
+        if (len - k - 1 >= sizeof name)
             continue;
-        if (value_ok(c, key, v, k->kind) != 0)
+        memcpy(name, key, len - k - 1);
+        name[len - k - 1] = '\0';
+        json_t *count = json_object_get(c->groups, name);
+        if (!count)
+            continue;
+        if (value_ok(c, key, v, group_keys[i].kind) != 0)
             return 1;
         json_object_set_new(c->groups, name, json_integer(json_integer_value(count) + 1));
         return 0;

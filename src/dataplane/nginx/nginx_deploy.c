@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/crypto.h"
+#include "core/metrics.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 #include "dataplane/nginx/nginx_conf.h"
@@ -189,6 +190,7 @@ static int prepare_dir(struct pass *ps)
 static int check(struct pass *ps, const char *text, char *out, size_t size)
 {
     out[0] = '\0';
+    metrics_dataplane_check(PLANE);
     if (files_replace(ps->path_new, text) != 0)
         return fail(ps, "cannot write %.400s", ps->path_new);
     if (!ps->st->nginx)

@@ -20,11 +20,10 @@ static int pass(struct store *s, void *arg, char *msg, size_t msg_len)
     return rc;
 }
 
-/* The AP write paths: {SAP}, {CAP} (under /spe/customer/, shared with other
- * families: a pass that finds nothing changed installs nothing), {ASH}, {WAF}. */
+/* The AP write paths: {SAP}, {CAP} (the customer's AP tree), {ASH}, {WAF}. */
 static struct deployer nginx_deployer = {
     .name = "nginx",
-    .paths = {"/api/specp/ap/", "/api/spe/customer/", "/api/policy/appshield/", "/api/spe/ap/", NULL},
+    .paths = {"/api/specp/ap/", "/api/spe/customer/*/ap/", "/api/policy/appshield/", "/api/spe/ap/", NULL},
     .pass = pass,
 };
 
