@@ -1,5 +1,7 @@
-/* ingest_pipe.c — see ingest_pipe.h. Two blocks circulate: the reader fills
- * one while the caller empties the other. */
+/* ingest_pipe.c — see ingest_pipe.h. PIPE_BLOCKS blocks circulate: the
+ * reader fills free ones while the caller empties full ones, in order. More
+ * than two, so that the reader goes on while the caller stores a long
+ * burst (a transaction's roll-ups are written at its COMMIT). */
 #include "cli/ingest_pipe.h"
 
 #include <pthread.h>
@@ -14,7 +16,7 @@ struct ingest_pipe {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    struct pipe_block *free_list[2], *full[2];
+    struct pipe_block *free_list[PIPE_BLOCKS], *full[PIPE_BLOCKS];
     int n_free, n_full;
     bool stop;
     long line;
@@ -94,10 +96,10 @@ struct ingest_pipe *ingest_pipe_start(FILE *in, int64_t now)
     p->now = now;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < PIPE_BLOCKS; i++)
         if ((p->free_list[p->n_free] = calloc(1, sizeof(struct pipe_block))))
             p->n_free++;
-    if (p->n_free < 2 || pthread_create(&p->thread, NULL, reader, p) != 0) {
+    if (p->n_free < PIPE_BLOCKS || pthread_create(&p->thread, NULL, reader, p) != 0) {
         for (int i = 0; i < p->n_free; i++)
             free(p->free_list[i]);
         free(p);
@@ -112,8 +114,7 @@ struct pipe_block *ingest_pipe_next(struct ingest_pipe *p)
     while (!p->n_full)
         pthread_cond_wait(&p->cv, &p->mu);
     struct pipe_block *b = p->full[0];
-    p->full[0] = p->full[1];
-    p->n_full--;
+    memmove(p->full, p->full + 1, (size_t)--p->n_full * sizeof *p->full);
     pthread_mutex_unlock(&p->mu);
     return b;
 }

@@ -10,7 +10,7 @@
 
 #include "telemetry/record.h"
 
-enum { PIPE_BLOCK = 2048 };
+enum { PIPE_BLOCK = 2048, PIPE_BLOCKS = 8 }; /* 3.4 MB a block */
 
 /* One decoded line: its record, or why it is refused (rc 1). */
 struct pipe_item {
