@@ -634,7 +634,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     const union MHD_ConnectionInfo *tls = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_GNUTLS_SESSION);
     const union MHD_ConnectionInfo *fd = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (tls && tls->tls_session && fd)
-        *socket_context = tls_conn_attach(tls->tls_session, fd->connect_fd, &h->head_limits, h->cfg->log_requests);
+        *socket_context = tls_conn_attach(fd->connect_fd, &h->head_limits, h->cfg->log_requests);
 }
 
 /* libmicrohttpd makes each session's user pointer its connection. */
@@ -680,9 +680,11 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         free(h);
         return NULL;
     }
-    /* connections come from our listener (see listener.h) */
+    /* connections come from our listener (see listener.h); the poll loop,
+     * not epoll: libmicrohttpd 0.9.75's epoll loop spins on a TLS handshake
+     * that waits for the client (docs/decisions.md) */
     unsigned flags =
-        MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET |
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET |
         MHD_ALLOW_SUSPEND_RESUME;
     if (!cfg->plain_http)
         flags |= MHD_USE_TLS;

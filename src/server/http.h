@@ -1,4 +1,4 @@
-/* http.h — the HTTP(S) layer: libmicrohttpd with its internal epoll thread
+/* http.h — the HTTP(S) layer: libmicrohttpd with its internal poll thread
  * pool, TLS through GnuTLS, limits, and the adapter that turns each request
  * into a `struct req` for the dispatcher. */
 #ifndef PARAPET_HTTP_H

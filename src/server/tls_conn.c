@@ -9,13 +9,11 @@
 #include <sys/socket.h>
 
 #include "core/req.h"
-#include "server/tls_readahead.h"
 
 /* What a refused client may still send before the connection is cut. */
 enum { LINGER_MAX_BYTES = 1 << 20 };
 
 struct tls_conn {
-    struct tls_readahead *ra;
     const struct head_limits *limits;
     struct head_guard guard;
     struct tls_coalesce coalesce;
@@ -25,16 +23,11 @@ struct tls_conn {
     size_t dropped;
 };
 
-struct tls_conn *tls_conn_attach(gnutls_session_t session, int fd, const struct head_limits *limits, bool log)
+struct tls_conn *tls_conn_attach(int fd, const struct head_limits *limits, bool log)
 {
     struct tls_conn *c = malloc(sizeof *c);
     if (!c)
         return NULL;
-    c->ra = tls_readahead_attach(session, fd);
-    if (!c->ra) {
-        free(c);
-        return NULL;
-    }
     c->limits = limits;
     head_guard_init(&c->guard);
     tls_coalesce_expect(&c->coalesce, NULL, 0);
@@ -47,9 +40,6 @@ struct tls_conn *tls_conn_attach(gnutls_session_t session, int fd, const struct 
 
 void tls_conn_free(struct tls_conn *c)
 {
-    if (!c)
-        return;
-    tls_readahead_free(c->ra);
     free(c);
 }
 

@@ -1,7 +1,8 @@
-/* tls_conn.h — what the server keeps per TLS connection: the read-ahead
- * buffer (tls_readahead.h) and the head guard (head_guard.h), with the
- * refusal the guard's verdict leads to, and the joining of a reply's head
- * and body into one record (tls_coalesce.h).
+/* tls_conn.h — what the server keeps per TLS connection: the head guard
+ * (head_guard.h), with the refusal the guard's verdict leads to, and the
+ * joining of a reply's head and body into one record (tls_coalesce.h).
+ * GnuTLS reads the socket itself: bytes read ahead of libmicrohttpd would
+ * wait unseen by its poll loop (docs/decisions.md).
  *
  * The guard must see a request's bytes before libmicrohttpd stores them,
  * and the only place both TLS and plaintext meet is gnutls_record_recv,
@@ -23,10 +24,10 @@ struct tls_conn;
 
 typedef ssize_t (*tls_recv_fn)(gnutls_session_t session, void *data, size_t size);
 
-/* Sets up the connection's context on a session reading socket fd; NULL
- * when out of memory (the session then reads as GnuTLS would, unguarded).
+/* Sets up the context of a connection on socket fd; NULL when out of
+ * memory (the session then reads as GnuTLS would, unguarded).
  * limits must outlive the connection; log: one line per refusal. */
-struct tls_conn *tls_conn_attach(gnutls_session_t session, int fd, const struct head_limits *limits, bool log);
+struct tls_conn *tls_conn_attach(int fd, const struct head_limits *limits, bool log);
 void tls_conn_free(struct tls_conn *c);
 
 /* A read for libmicrohttpd: bytes read by `real`, once the guard has seen

@@ -676,6 +676,7 @@ const struct special_test special_tests[] = {
     {"special: requests arriving together or in pieces are all answered", pipelined_requests, NULL, false},
     {"special: replies framed exactly (HEAD, GET, errors), a small one in one TLS record", reply_framing, NULL,
      false},
+    {"special: stalled TLS handshakes cost the server no CPU while they wait", stalled_handshakes, NULL, false},
     {"special: body size limit (413)", body_limit, NULL, false},
     {"special: header size limit", header_limit, NULL, false},
     {"special: many query parameters, headers, cookies, form fields get prompt envelope errors",

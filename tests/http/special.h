@@ -18,6 +18,8 @@ extern const struct special_test special_tests[];
 
 /* special_heads.c */
 int oversized_heads(struct fixture *fx);
+/* special_handshake.c */
+int stalled_handshakes(struct fixture *fx);
 /* special_framing.c */
 int reply_framing(struct fixture *fx);
 /* special_abuse.c */
