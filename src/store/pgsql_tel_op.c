@@ -280,12 +280,7 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
             rc = STORE_ERROR;
             break;
         }
-        int64_t hour = pg_int(res, i, 0), bytes, packets;
-        for (int k = 0; k < TEL_VEC_MINUTES; k++) {
-            tel_vec_get(mins, k, &bytes, &packets);
-            if ((bytes || packets) && hour + 60 * k >= q->from) /* as the rows' minute >= from */
-                tel_minutes_add_to(slots, first, to, hour + 60 * k, action, bytes, packets);
-        }
+        tel_vec_add_to_minutes(slots, first, q->from, to, pg_int(res, i, 0), action, mins);
     }
     PQclear(res);
     if (rc != STORE_OK) {

@@ -265,13 +265,8 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
             tel_minutes_add_to(slots, first, to, sqlite3_column_int64(st, 0), action, sqlite3_column_int64(st, 2),
                                sqlite3_column_int64(st, 3));
         } else if (tel_vec_valid((size_t)sqlite3_column_bytes(st, 2))) {
-            const uint8_t *mins = sqlite3_column_blob(st, 2);
-            int64_t hour = sqlite3_column_int64(st, 0), bytes, packets;
-            for (int i = 0; i < TEL_VEC_MINUTES; i++) {
-                tel_vec_get(mins, i, &bytes, &packets);
-                if ((bytes || packets) && hour + 60 * i >= q->from) /* as the rows' minute >= from */
-                    tel_minutes_add_to(slots, first, to, hour + 60 * i, action, bytes, packets);
-            }
+            tel_vec_add_to_minutes(slots, first, q->from, to, sqlite3_column_int64(st, 0), action,
+                                   sqlite3_column_blob(st, 2));
         } else {
             rc = SQLITE_CORRUPT;
             break;

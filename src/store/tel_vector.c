@@ -63,3 +63,14 @@ void tel_minutes_add_to(struct tel_minute *slots, int64_t first, int64_t to, int
     slot->bytes[action] += bytes;
     slot->packets[action] += packets;
 }
+
+void tel_vec_add_to_minutes(struct tel_minute *slots, int64_t first, int64_t from, int64_t to, int64_t hour,
+                            int action, const uint8_t *v)
+{
+    for (int i = 0; i < TEL_VEC_MINUTES; i++) {
+        int64_t bytes, packets;
+        tel_vec_get(v, i, &bytes, &packets);
+        if ((bytes || packets) && hour + 60 * i >= from)
+            tel_minutes_add_to(slots, first, to, hour + 60 * i, action, bytes, packets);
+    }
+}

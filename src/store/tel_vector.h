@@ -28,5 +28,9 @@ struct tel_minute;
  * outside is left out. */
 void tel_minutes_add_to(struct tel_minute *slots, int64_t first, int64_t to, int64_t minute, int action,
                         int64_t bytes, int64_t packets);
+/* Adds the minutes of the vector v of the hour starting at `hour` that
+ * start in [from, to) to those slots, as tel_minutes_add_to. */
+void tel_vec_add_to_minutes(struct tel_minute *slots, int64_t first, int64_t from, int64_t to, int64_t hour,
+                            int action, const uint8_t *v);
 
 #endif
