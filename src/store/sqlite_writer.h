@@ -22,7 +22,9 @@
  * the writer, and waits until an fdatasync of the WAL that began after its
  * commit has finished: the first waiter syncs for everyone committed so
  * far, the others wait for it (or for the next one). So every acknowledged
- * write is on disk, and concurrent writers share one fdatasync. Checkpoints
+ * write is on disk, and concurrent writers share one fdatasync; the syncer
+ * thread (deferred durability) first waits, briefly, for the write
+ * transactions already open or queued. Checkpoints
  * keep NORMAL's own syncs (WAL before copying, database after). */
 #ifndef PARAPET_SQLITE_WRITER_H
 #define PARAPET_SQLITE_WRITER_H
@@ -53,6 +55,10 @@ int writer_wait_durable(struct sqlite_writer *w, uint64_t seq);
  * when it will call back, 1 when the commit is durable already (no call),
  * -1 on failure (no call). */
 int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(void *arg, bool ok), void *arg);
+/* The syncer thread's sync waits up to `us` microseconds for write
+ * transactions open or queued on the writer, so that it covers their
+ * commits too (default 1,000; for tests). */
+void writer_set_gather(struct sqlite_writer *w, unsigned us);
 /* How many WAL syncs group commit has run (for tests and figures). */
 uint64_t writer_syncs(struct sqlite_writer *w);
 
