@@ -48,13 +48,15 @@ int auth_resolve_token(struct req *r, const char *token)
     char digest[DIGEST_LEN + 1];
     int rc = STORE_NOT_FOUND;
     /* Read before this transaction's first read: see store_ops.data_version. */
-    r->data_version = r->store->ops->data_version(r->store);
+    const struct store_ops *ops = r->store->ops;
+    r->data_version = ops->data_version(r->store);
+    r->accounts_version = ops->accounts_version ? ops->accounts_version(r->store) : r->data_version;
     if (looks_like_secret(token)) {
         sha256_hex(token, digest);
-        if (auth_cache_get_token(r->data_version, digest, &t))
+        if (auth_cache_get_token(r->accounts_version, digest, &t))
             rc = STORE_OK;
-        else if ((rc = r->store->ops->token_get(r->store, digest, &t)) == STORE_OK)
-            auth_cache_put_token(r->data_version, &t);
+        else if ((rc = ops->token_get(r->store, digest, &t)) == STORE_OK)
+            auth_cache_put_token(r->accounts_version, &t);
     }
     if (rc == STORE_ERROR) {
         reply_error(r, E_STORE, NULL);
@@ -85,10 +87,10 @@ int auth_resolve_token(struct req *r, const char *token)
 static int load_customer_quiet(struct req *r, const char *id)
 {
     int rc = STORE_NOT_FOUND;
-    if (id && auth_cache_get_customer(r->data_version, id, &r->customer))
+    if (id && auth_cache_get_customer(r->accounts_version, id, &r->customer))
         rc = STORE_OK;
     else if (id && (rc = r->store->ops->customer_get(r->store, id, &r->customer)) == STORE_OK)
-        auth_cache_put_customer(r->data_version, &r->customer);
+        auth_cache_put_customer(r->accounts_version, &r->customer);
     if (rc == STORE_ERROR) {
         reply_error(r, E_STORE, NULL);
         return -2;

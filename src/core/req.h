@@ -76,6 +76,7 @@ struct req {
     json_t *fields; /* checked, normalised fields */
     struct caller caller;
     uint64_t data_version;      /* the store's, read before authentication's first read */
+    uint64_t accounts_version;  /* the store's accounts_version, read then too (core/auth_cache.h) */
     struct customer customer;   /* the customer acted on, when the route has one */
     struct resource site;       /* ACCESS_SITE routes: the site of the path's {site_id} */
     json_t *held;               /* JSON values kept until the request ends (core/resource.h) */

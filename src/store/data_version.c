@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+enum { ANY, ACCOUNTS, COUNTERS };
+
 struct data_version {
-    uint64_t *counter;
+    uint64_t *counter; /* [ANY], [ACCOUNTS] */
 };
 
 struct data_version *data_version_open(const char *db_path)
@@ -34,15 +36,16 @@ struct data_version *data_version_open(const char *db_path)
     struct stat st;
     void *p = MAP_FAILED;
     /* Only a short file is extended: ftruncate to the same size would keep
-     * the value, but a concurrent opener must never see it shrink. */
-    if (fstat(fd, &st) == 0 &&
-        (st.st_size >= (off_t)sizeof(uint64_t) || ftruncate(fd, sizeof(uint64_t)) == 0))
-        p = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+     * the values, but a concurrent opener must never see it shrink. (A file
+     * of one counter, from before the accounts counter, grows a second.) */
+    const off_t size = COUNTERS * sizeof(uint64_t);
+    if (fstat(fd, &st) == 0 && (st.st_size >= size || ftruncate(fd, size) == 0))
+        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
     struct data_version *v = p == MAP_FAILED ? NULL : malloc(sizeof *v);
     if (!v) {
         if (p != MAP_FAILED)
-            munmap(p, sizeof(uint64_t));
+            munmap(p, COUNTERS * sizeof(uint64_t));
         fprintf(stderr, "parapet: %s cannot be mapped; token and customer reads are not cached\n", path);
         return NULL;
     }
@@ -54,7 +57,7 @@ void data_version_close(struct data_version *v)
 {
     if (!v)
         return;
-    munmap(v->counter, sizeof(uint64_t));
+    munmap(v->counter, COUNTERS * sizeof(uint64_t));
     free(v);
 }
 
@@ -62,11 +65,19 @@ uint64_t data_version_read(const struct data_version *v)
 {
     /* +1: a fresh file reads 0, which means "unknown" to callers. Wraps
      * only after 2^64 commits. */
-    return v ? __atomic_load_n(v->counter, __ATOMIC_ACQUIRE) + 1 : 0;
+    return v ? __atomic_load_n(&v->counter[ANY], __ATOMIC_ACQUIRE) + 1 : 0;
 }
 
-void data_version_bump(struct data_version *v)
+uint64_t data_version_read_accounts(const struct data_version *v)
 {
-    if (v)
-        __atomic_add_fetch(v->counter, 1, __ATOMIC_ACQ_REL);
+    return v ? __atomic_load_n(&v->counter[ACCOUNTS], __ATOMIC_ACQUIRE) + 1 : 0;
+}
+
+void data_version_bump(struct data_version *v, bool accounts)
+{
+    if (!v)
+        return;
+    if (accounts)
+        __atomic_add_fetch(&v->counter[ACCOUNTS], 1, __ATOMIC_ACQ_REL);
+    __atomic_add_fetch(&v->counter[ANY], 1, __ATOMIC_ACQ_REL);
 }

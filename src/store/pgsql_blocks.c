@@ -95,11 +95,14 @@ static int overlap_query(struct store *s, const struct cidr *c, const struct blo
                          size_t max, size_t *n)
 {
     /* the blocks containing c's first address start before it, each at that
-     * address masked to its length ($10: those starts, $11 of them); the
-     * others start inside c (block_key.h) */
+     * address masked to its length ($10: those starts for lengths 0 to
+     * $11 - 1), and only lengths some block has can hold one
+     * (address_block_lengths, migration 012); the others start inside c
+     * (block_key.h) */
     static const char containing_sql[] =
-        BLOCKS_SELECT "WHERE b.lo = ANY(ARRAY(SELECT substring($10::bytea FROM i * 17 + 1 FOR 17) FROM "
-                      "generate_series(0, $11::int - 1) i)) AND b.lo < $1::bytea AND b.hi >= $1::bytea "
+        BLOCKS_SELECT "WHERE b.lo = ANY(ARRAY(SELECT substring($10::bytea FROM l.length * 17 + 1 FOR 17) FROM "
+                      "address_block_lengths l WHERE l.family = substring($1::bytea FROM 1 FOR 1) "
+                      "AND l.length < $11::int)) AND b.lo < $1::bytea AND b.hi >= $1::bytea "
                       "AND $2::bytea IS NOT NULL" BLOCKS_FILTER; /* ($2 keeps the parameters alike) */
     static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN $1::bytea AND $2::bytea" BLOCKS_FILTER;
     const char *sql = ancestors ? containing_sql : inside_sql;

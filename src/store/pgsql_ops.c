@@ -8,6 +8,7 @@ const struct store_ops pgsql_ops = {
     .commit = pg_commit,
     .rollback = pg_rollback,
     .data_version = pg_data_version,
+    .accounts_version = pg_data_version, /* every write bumps it: a superset of the accounts' */
     .defer_durability = pg_defer_durability,
     .commit_ticket = pg_commit_ticket,
     .durable_notify = pg_durable_notify,

@@ -100,11 +100,13 @@ static int overlap_query(struct store *s, const struct cidr *c, const struct blo
                          size_t max, size_t *n)
 {
     /* the blocks containing c's first address start before it, each at that
-     * address masked to its length (?10: those starts, ?11 of them); the
-     * others start inside c (block_key.h) */
+     * address masked to its length (?10: those starts for lengths 0 to
+     * ?11 - 1), and only lengths some block has can hold one
+     * (address_block_lengths, migration 012); the others start inside c
+     * (block_key.h) */
     static const char containing_sql[] =
-        "WITH RECURSIVE a(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM a WHERE i + 1 < ?11) " BLOCKS_SELECT
-        "WHERE b.lo IN (SELECT substr(?10, i * 17 + 1, 17) FROM a) AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
+        BLOCKS_SELECT "WHERE b.lo IN (SELECT substr(?10, l.length * 17 + 1, 17) FROM address_block_lengths l "
+                      "WHERE l.family = substr(?1, 1, 1) AND l.length < ?11) AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
     static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN ?1 AND ?2" BLOCKS_FILTER;
     const char *sql = ancestors ? containing_sql : inside_sql;
     sqlite3_stmt *st = db_stmt(s, sql);

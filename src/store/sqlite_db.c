@@ -196,10 +196,31 @@ enum { CHECKPOINT_PAGES = 10000 };
 static int after_commit(void *ctx, sqlite3 *db, const char *name, int wal_pages)
 {
     struct sqlite_conn *c = ctx;
-    data_version_bump(c->version);
+    data_version_bump(c->version, c->accounts_changed);
+    c->accounts_changed = false;
     if (wal_pages >= CHECKPOINT_PAGES)
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return SQLITE_OK;
+}
+
+/* The tables core/auth_cache.c caches rows of, or rows joined to them
+ * (data_version.h). SQLite's update hook sees every row changed in a rowid
+ * table, cascades included; its blind spots (WITHOUT ROWID tables, DELETE
+ * without WHERE, ON CONFLICT REPLACE) are not used on these. */
+static void row_changed(void *ctx, int op, const char *dbname, const char *table, sqlite3_int64 rowid)
+{
+    (void)op, (void)dbname, (void)rowid;
+    static const char *const accounts[] = {"portals",       "apps",       "app_allow", "customers",
+                                           "installations", "auth_codes", "tokens"};
+    struct sqlite_conn *c = ctx;
+    for (size_t i = 0; i < sizeof accounts / sizeof accounts[0] && !c->accounts_changed; i++)
+        if (strcmp(table, accounts[i]) == 0)
+            c->accounts_changed = true;
+}
+
+static void rolled_back(void *ctx)
+{
+    ((struct sqlite_conn *)ctx)->accounts_changed = false;
 }
 
 static atomic_int conn_cache_kb; /* 0: SQLite's default (2 MB) */
@@ -230,6 +251,8 @@ int db_conn_open(struct sqlite_conn *c, const char *path)
     }
     c->version = data_version_open(sqlite3_db_filename(db, "main"));
     sqlite3_wal_hook(db, after_commit, c);
+    sqlite3_update_hook(db, row_changed, c);
+    sqlite3_rollback_hook(db, rolled_back, c);
     if (migrate(db)) {
         sqlite3_close(db);
         data_version_close(c->version);
@@ -363,6 +386,11 @@ int sqlite_begin(struct store *s, bool write)
 uint64_t sqlite_data_version(struct store *s)
 {
     return data_version_read(DB(s)->own.version);
+}
+
+uint64_t sqlite_accounts_version(struct store *s)
+{
+    return data_version_read_accounts(DB(s)->own.version);
 }
 
 /* A write transaction that changed rows is answered only once it is

@@ -21,6 +21,7 @@ struct data_version;
 struct sqlite_conn {
     sqlite3 *db;
     struct data_version *version;
+    bool accounts_changed; /* by the transaction going on (update hook; see data_version.h) */
     struct {
         const char *sql;
         sqlite3_stmt *st;
@@ -84,6 +85,7 @@ int sqlite_begin(struct store *s, bool write);
 int sqlite_commit(struct store *s);
 int sqlite_rollback(struct store *s);
 uint64_t sqlite_data_version(struct store *s);
+uint64_t sqlite_accounts_version(struct store *s);
 void sqlite_defer_durability(struct store *s, bool on);
 uint64_t sqlite_commit_ticket(struct store *s);
 int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);

@@ -8,6 +8,7 @@ const struct store_ops sqlite_ops = {
     .commit = sqlite_commit,
     .rollback = sqlite_rollback,
     .data_version = sqlite_data_version,
+    .accounts_version = sqlite_accounts_version,
     .defer_durability = sqlite_defer_durability,
     .commit_ticket = sqlite_commit_ticket,
     .durable_notify = sqlite_durable_notify,

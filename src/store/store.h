@@ -167,6 +167,11 @@ struct store_ops {
      * something cached from that read stays true while the value stays the
      * same. 0: the backend cannot tell (nothing may be cached). */
     uint64_t (*data_version)(struct store *s);
+    /* The same for the accounts authentication reads (portals, apps and
+     * their allow lists, customers, tokens): it changes after every commit
+     * that changed one of them; it may also change after others. NULL: use
+     * data_version. */
+    uint64_t (*accounts_version)(struct store *s);
     /* Durability. By default commit returns once the transaction is durable
      * (group commit: concurrent commits share one sync). With deferred
      * durability on, commit returns once the transaction is committed and

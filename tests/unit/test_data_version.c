@@ -1,7 +1,8 @@
 /* test_data_version.c — store/data_version.h and the SQLite store's
  * data_version op: every commit that wrote data changes the value seen by
  * all connections to the database (also those opened separately, as the
- * admin CLI's are); reads and rolled-back writes leave it alone. */
+ * admin CLI's are); reads and rolled-back writes leave it alone; the
+ * accounts version changes only with the accounts. */
 #include "store/data_version.h"
 
 #include <stdlib.h>
@@ -41,7 +42,7 @@ TEST(counter_is_shared_between_mappings)
     uint64_t before = data_version_read(a);
     CHECK(before != 0);
     CHECK_INT(data_version_read(b), before);
-    data_version_bump(a);
+    data_version_bump(a, false);
     CHECK(data_version_read(b) != before);
     CHECK_INT(data_version_read(a), data_version_read(b));
     data_version_close(a);
@@ -99,4 +100,44 @@ TEST(sqlite_commits_change_the_version)
     other->ops->close(other);
 }
 
-UNIT_MAIN(UNIT_CASE(counter_is_shared_between_mappings), UNIT_CASE(sqlite_commits_change_the_version))
+/* The accounts version changes with commits that change an accounts table
+ * (here portals), not with others (the ASN registry); a rolled-back
+ * accounts change does not count toward the next commit. */
+TEST(sqlite_accounts_version_follows_accounts_only)
+{
+    const char *db = temp_path("accounts.db");
+    struct store *s = sqlite_store_open(db), *other = sqlite_store_open(db);
+    CHECK(s && other);
+    if (!s || !other)
+        return;
+    uint64_t a0 = other->ops->accounts_version(other), d0 = other->ops->data_version(other);
+    CHECK(a0 != 0);
+
+    CHECK_INT(s->ops->begin(s, true), STORE_OK);
+    CHECK_INT(s->ops->asn_prefix_add(s, 64496, "192.0.2.0/24", 24, "test"), STORE_OK);
+    CHECK_INT(s->ops->commit(s), STORE_OK);
+    CHECK(other->ops->data_version(other) != d0);
+    CHECK_INT(other->ops->accounts_version(other), a0);
+
+    struct portal p = portal("00000000000000a1");
+    CHECK_INT(s->ops->begin(s, true), STORE_OK);
+    CHECK_INT(s->ops->portal_create(s, &p), STORE_OK);
+    CHECK_INT(s->ops->rollback(s), STORE_OK);
+    CHECK_INT(s->ops->begin(s, true), STORE_OK);
+    CHECK_INT(s->ops->asn_prefix_add(s, 64496, "198.51.100.0/24", 24, "test"), STORE_OK);
+    CHECK_INT(s->ops->commit(s), STORE_OK);
+    CHECK_INT(other->ops->accounts_version(other), a0);
+
+    CHECK_INT(s->ops->begin(s, true), STORE_OK);
+    CHECK_INT(s->ops->portal_create(s, &p), STORE_OK);
+    CHECK_INT(s->ops->commit(s), STORE_OK);
+    uint64_t a1 = other->ops->accounts_version(other);
+    CHECK(a1 != a0);
+    CHECK_INT(s->ops->accounts_version(s), a1);
+
+    s->ops->close(s);
+    other->ops->close(other);
+}
+
+UNIT_MAIN(UNIT_CASE(counter_is_shared_between_mappings), UNIT_CASE(sqlite_commits_change_the_version),
+          UNIT_CASE(sqlite_accounts_version_follows_accounts_only))
