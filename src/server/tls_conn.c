@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "core/req.h"
+#include "server/tcp_push.h"
 
 /* What a refused client may still send before the connection is cut. */
 enum { LINGER_MAX_BYTES = 1 << 20 };
@@ -32,6 +33,7 @@ struct tls_conn *tls_conn_attach(int fd, const struct head_limits *limits, bool 
     head_guard_init(&c->guard);
     tls_coalesce_expect(&c->coalesce, NULL, 0);
     c->fd = fd;
+    tcp_push_attach(fd);
     c->log = log;
     c->refused = false;
     c->dropped = 0;
@@ -40,6 +42,8 @@ struct tls_conn *tls_conn_attach(int fd, const struct head_limits *limits, bool 
 
 void tls_conn_free(struct tls_conn *c)
 {
+    if (c)
+        tcp_push_detach(c->fd);
     free(c);
 }
 
