@@ -138,6 +138,8 @@ int pg_res_get_rid(struct store *s, int64_t rid, struct resource *out);
 int pg_res_update(struct store *s, struct resource *r);
 int pg_res_delete(struct store *s, int64_t rid, json_t **blocker);
 int pg_res_list(struct store *s, const struct res_query *q, json_t **out, long *total);
+int pg_res_child_ints(struct store *s, int64_t parent_rid, const char *kind, const char *member, int64_t *out,
+                      size_t max, size_t *n);
 int pg_blocks_set(struct store *s, int64_t rid, const struct cidr *blocks, size_t n);
 int pg_blocks_get(struct store *s, int64_t rid, struct cidr **out, size_t *n);
 int pg_blocks_overlapping(struct store *s, const struct cidr *c, const struct block_filter *f,

@@ -56,6 +56,7 @@ const struct store_ops pgsql_ops = {
     .res_update = pg_res_update,
     .res_delete = pg_res_delete,
     .res_list = pg_res_list,
+    .res_child_ints = pg_res_child_ints,
     .blocks_set = pg_blocks_set,
     .blocks_get = pg_blocks_get,
     .blocks_overlapping = pg_blocks_overlapping,

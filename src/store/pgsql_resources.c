@@ -299,3 +299,26 @@ int pg_res_list(struct store *s, const struct res_query *q, json_t **out, long *
     *out = rows;
     return STORE_OK;
 }
+
+int pg_res_child_ints(struct store *s, int64_t parent_rid, const char *kind, const char *member, int64_t *out,
+                      size_t max, size_t *n)
+{
+    /* doc is json: a number member whose text is all digits is an integer */
+    static const char sql[] = "SELECT CASE WHEN json_typeof(doc -> $3) = 'number' AND (doc ->> $3) ~ '^-?[0-9]{1,18}$' "
+                              "THEN (doc ->> $3)::bigint ELSE -1 END FROM resources "
+                              "WHERE parent_rid = $1::bigint AND kind = $2 ORDER BY rid LIMIT $4::bigint";
+    *n = 0;
+    struct pg_params a = {0};
+    pp_int(&a, parent_rid);
+    pp_text(&a, kind);
+    pp_text(&a, member);
+    pp_int(&a, (int64_t)max);
+    int rc;
+    PGresult *res = pg_query(s, sql, &a, &rc);
+    if (!res)
+        return rc;
+    for (int i = 0; i < PQntuples(res) && *n < max; i++)
+        out[(*n)++] = pg_int(res, i, 0);
+    PQclear(res);
+    return STORE_OK;
+}

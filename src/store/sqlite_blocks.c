@@ -106,7 +106,8 @@ static int overlap_query(struct store *s, const struct cidr *c, const struct blo
      * (block_key.h) */
     static const char containing_sql[] =
         BLOCKS_SELECT "WHERE b.lo IN (SELECT substr(?10, l.length * 17 + 1, 17) FROM address_block_lengths l "
-                      "WHERE l.family = substr(?1, 1, 1) AND l.length < ?11) AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
+                      "WHERE l.family = substr(?1, 1, 1) AND l.length < ?11) "
+                      "AND b.lo < ?1 AND b.hi >= ?1" BLOCKS_FILTER;
     static const char inside_sql[] = BLOCKS_SELECT "WHERE b.lo BETWEEN ?1 AND ?2" BLOCKS_FILTER;
     const char *sql = ancestors ? containing_sql : inside_sql;
     sqlite3_stmt *st = db_stmt(s, sql);

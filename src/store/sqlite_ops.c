@@ -56,6 +56,7 @@ const struct store_ops sqlite_ops = {
     .res_update = sq_res_update,
     .res_delete = sq_res_delete,
     .res_list = sq_res_list,
+    .res_child_ints = sq_res_child_ints,
     .blocks_set = sq_blocks_set,
     .blocks_get = sq_blocks_get,
     .blocks_overlapping = sq_blocks_overlapping,

@@ -340,3 +340,25 @@ int sq_res_list(struct store *s, const struct res_query *q, json_t **out, long *
     *out = rows;
     return STORE_OK;
 }
+
+int sq_res_child_ints(struct store *s, int64_t parent_rid, const char *kind, const char *member, int64_t *out,
+                      size_t max, size_t *n)
+{
+    static const char sql[] = "SELECT CASE WHEN json_type(doc, '$.' || ?3) = 'integer' "
+                              "THEN json_extract(doc, '$.' || ?3) ELSE -1 END FROM resources "
+                              "WHERE parent_rid = ?1 AND kind = ?2 ORDER BY rid LIMIT ?4";
+    *n = 0;
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, parent_rid);
+    BIND_TEXT(st, 2, kind);
+    BIND_TEXT(st, 3, member);
+    sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
+    int step;
+    while (*n < max && (step = sqlite3_step(st)) == SQLITE_ROW)
+        out[(*n)++] = sqlite3_column_int64(st, 0);
+    int rc = *n == max || step == SQLITE_DONE ? STORE_OK : db_log_error(s, "resource members");
+    sqlite3_reset(st);
+    return rc;
+}

@@ -285,6 +285,12 @@ struct store_ops {
      * (q->parent_rid > 0) only q->customer_id filters further: the caller
      * has checked the parent. */
     int (*res_list)(struct store *s, const struct res_query *q, json_t **out, long *total);
+    /* The integer member `member` (a plain name) of the document of each
+     * child of parent_rid of the kind, in creation order, at most max (*n of
+     * them); -1 for a document without one. Reads no document into JSON:
+     * for a rule that needs one member of every sibling (WAF rule slots). */
+    int (*res_child_ints)(struct store *s, int64_t parent_rid, const char *kind, const char *member,
+                          int64_t *out, size_t max, size_t *n);
 
     /* Address blocks: set replaces the blocks the resource holds (in the
      * given order); get returns them (malloc'd array, *n of them). */

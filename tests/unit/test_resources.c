@@ -207,6 +207,34 @@ TEST(list_pages_in_creation_order)
     CHECK(portal_total > customer_total && customer_total > 0);
 }
 
+/* One integer member of every child's document, in creation order; -1
+ * where the document has none or holds something else. */
+TEST(child_ints_read_one_member)
+{
+    setup();
+    struct resource site;
+    CHECK_INT(create(&SITE, "c00000000000000a", 0, "members", &site), STORE_OK);
+    const char *docs[] = {"{\"slot\": 7}", "{\"slot\": 0}", "{}", "{\"slot\": \"3\"}", "{\"slot\": 2}"};
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        struct resource t = {.parent_rid = site.rid};
+        snprintf(t.customer_id, sizeof t.customer_id, "c00000000000000a");
+        t.doc = json_loads(docs[i], 0, NULL);
+        CHECK_INT(s->ops->res_create(s, &SETTING, &t), STORE_OK);
+        resource_clear(&t);
+    }
+    int64_t got[8];
+    size_t n = 99;
+    CHECK_INT(s->ops->res_child_ints(s, site.rid, "t.setting", "slot", got, 8, &n), STORE_OK);
+    CHECK_INT(n, 5);
+    int64_t want[] = {7, 0, -1, -1, 2};
+    for (size_t i = 0; i < 5 && i < n; i++)
+        CHECK_INT(got[i], want[i]);
+    CHECK_INT(s->ops->res_child_ints(s, site.rid, "t.setting", "slot", got, 2, &n), STORE_OK);
+    CHECK_INT(n, 2); /* at most max */
+    CHECK_INT(s->ops->res_child_ints(s, site.rid, "t.template", "slot", got, 8, &n), STORE_OK);
+    CHECK_INT(n, 0);
+}
+
 TEST(blocks_overlap_and_containment)
 {
     setup();
@@ -322,6 +350,7 @@ TEST(dataplane_states_keep_last_good_and_go_with_the_site)
 
 UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(names_unique_in_their_scope), UNIT_CASE(blocks_overlap_as_brute_force),
           UNIT_CASE(update_checks_version), UNIT_CASE(delete_restricts_or_cascades),
-          UNIT_CASE(list_pages_in_creation_order), UNIT_CASE(blocks_overlap_and_containment),
+          UNIT_CASE(list_pages_in_creation_order), UNIT_CASE(child_ints_read_one_member),
+          UNIT_CASE(blocks_overlap_and_containment),
           UNIT_CASE(catalogue_values),
           UNIT_CASE(dataplane_states_keep_last_good_and_go_with_the_site))

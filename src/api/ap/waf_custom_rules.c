@@ -132,22 +132,25 @@ static int reply_name_taken(struct req *r, const json_t *rule)
 int waf_custom_rule_create(struct req *r)
 {
     struct port_policy chain;
-    json_t *rule, *rows;
-    long total = 0;
-    if (load(r, &chain, NULL) != 0 || !(rule = request_rule(r)) || !(rows = port_rules(r, &chain, &total)))
+    json_t *rule;
+    if (load(r, &chain, NULL) != 0 || !(rule = request_rule(r)))
         return 0;
+    /* the slots the domain port's rules hold: one member of each, without
+     * reading every rule (a port holds up to 100) */
+    int64_t slots[WAF_CUSTOM_RULES_MAX + 1];
+    size_t total = 0;
+    int rc = r->store->ops->res_child_ints(r->store, policy_owner(&chain)->rid, AP_WAF_CUSTOM_RULE.name, "slot",
+                                           slots, WAF_CUSTOM_RULES_MAX + 1, &total);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
     if (total >= WAF_CUSTOM_RULES_MAX)
         return reply_error(r, E_LIMIT, "custom rule: a domain port holds at most %d rules",
                            WAF_CUSTOM_RULES_MAX);
     /* the lowest slot no rule of the domain port holds */
     bool used[WAF_CUSTOM_RULES_MAX + 1] = {false};
-    size_t i;
-    json_t *row;
-    json_array_foreach (rows, i, row) {
-        json_int_t s = json_integer_value(json_object_get(json_object_get(row, "doc"), "slot"));
-        if (s >= 0 && s <= WAF_CUSTOM_RULES_MAX)
-            used[s] = true;
-    }
+    for (size_t i = 0; i < total; i++)
+        if (slots[i] >= 0 && slots[i] <= WAF_CUSTOM_RULES_MAX)
+            used[slots[i]] = true;
     int slot = 0;
     while (used[slot])
         slot++;
@@ -155,7 +158,7 @@ int waf_custom_rule_create(struct req *r)
     struct resource res = {.parent_rid = policy_owner(&chain)->rid, .doc = rule};
     snprintf(res.customer_id, sizeof res.customer_id, "%s", r->customer.id);
     snprintf(res.name, sizeof res.name, "%s", json_string_value(json_object_get(rule, "rule_name")));
-    int rc = r->store->ops->res_create(r->store, &AP_WAF_CUSTOM_RULE, &res);
+    rc = r->store->ops->res_create(r->store, &AP_WAF_CUSTOM_RULE, &res);
     if (rc == STORE_CONFLICT)
         return reply_name_taken(r, rule);
     if (rc != STORE_OK)
