@@ -355,7 +355,7 @@ int sq_res_child_ints(struct store *s, int64_t parent_rid, const char *kind, con
     BIND_TEXT(st, 2, kind);
     BIND_TEXT(st, 3, member);
     sqlite3_bind_int64(st, 4, (sqlite3_int64)max);
-    int step;
+    int step = SQLITE_DONE;
     while (*n < max && (step = sqlite3_step(st)) == SQLITE_ROW)
         out[(*n)++] = sqlite3_column_int64(st, 0);
     int rc = *n == max || step == SQLITE_DONE ? STORE_OK : db_log_error(s, "resource members");
