@@ -50,7 +50,7 @@ int auth_resolve_token(struct req *r, const char *token)
     /* Read before this transaction's first read: see store_ops.data_version. */
     const struct store_ops *ops = r->store->ops;
     r->data_version = ops->data_version(r->store);
-    r->accounts_version = ops->accounts_version ? ops->accounts_version(r->store) : r->data_version;
+    r->accounts_version = ops->accounts_version(r->store);
     if (looks_like_secret(token)) {
         sha256_hex(token, digest);
         if (auth_cache_get_token(r->accounts_version, digest, &t))

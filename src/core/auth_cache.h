@@ -6,8 +6,9 @@
  * entry, so a revoked token or app is refused on the very next request;
  * writes to anything else (sites, policies, telemetry) leave them. The
  * SQLite store lists the tables that count in sqlite_db.c (row_changed):
- * whoever makes authentication read another table adds it there. Direct-mapped with a fixed number of
- * slots; only records that were found are kept. A version of 0 ("the store
+ * whoever makes authentication read another table adds it there.
+ * Direct-mapped with a fixed number of slots; only records that were found
+ * are kept. A version of 0 ("the store
  * cannot tell") disables the cache. */
 #ifndef PARAPET_AUTH_CACHE_H
 #define PARAPET_AUTH_CACHE_H

@@ -284,7 +284,8 @@ static void render_process(struct strbuf *b)
         char line[1024];
         if (fgets(line, sizeof line, f)) {
             const char *p = strrchr(line, ')');
-            if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %*d %*d %*d %*d %ld %*d %*u %*u %lu",
+            if (p && sscanf(p + 2,
+                            "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %*d %*d %*d %*d %ld %*d %*u %*u %lu",
                             &utime, &stime, &threads, &rss_pages) != 4)
                 utime = stime = rss_pages = 0, threads = 0;
         }

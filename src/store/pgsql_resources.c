@@ -304,9 +304,10 @@ int pg_res_child_ints(struct store *s, int64_t parent_rid, const char *kind, con
                       size_t max, size_t *n)
 {
     /* doc is json: a number member whose text is all digits is an integer */
-    static const char sql[] = "SELECT CASE WHEN json_typeof(doc -> $3) = 'number' AND (doc ->> $3) ~ '^-?[0-9]{1,18}$' "
-                              "THEN (doc ->> $3)::bigint ELSE -1 END FROM resources "
-                              "WHERE parent_rid = $1::bigint AND kind = $2 ORDER BY rid LIMIT $4::bigint";
+    static const char sql[] = "SELECT CASE WHEN json_typeof(doc -> $3) = 'number' "
+                              "AND (doc ->> $3) ~ '^-?[0-9]{1,18}$' THEN (doc ->> $3)::bigint ELSE -1 END "
+                              "FROM resources WHERE parent_rid = $1::bigint AND kind = $2 "
+                              "ORDER BY rid LIMIT $4::bigint";
     *n = 0;
     struct pg_params a = {0};
     pp_int(&a, parent_rid);

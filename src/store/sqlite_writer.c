@@ -101,6 +101,17 @@ void writer_put(struct sqlite_writer *w)
     pthread_mutex_unlock(&writers_mutex);
 }
 
+/* CLOCK_REALTIME (what the timed waits take) `us` microseconds from now. */
+static struct timespec realtime_after(long us)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    long ns = t.tv_nsec + us * 1000L;
+    t.tv_sec += ns / 1000000000L;
+    t.tv_nsec = ns % 1000000000L;
+    return t;
+}
+
 /* One thread fewer in or waiting for a write transaction; the last wakes a
  * gathering syncer. */
 static void writer_leave_wanted(struct sqlite_writer *w)
@@ -116,14 +127,7 @@ struct sqlite_conn *writer_enter(struct sqlite_writer *w, unsigned timeout_ms)
 {
     atomic_fetch_add(&w->wanted, 1);
     if (pthread_mutex_trylock(&w->mutex) != 0) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += timeout_ms / 1000;
-        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = realtime_after((long)timeout_ms * 1000L);
         if (pthread_mutex_timedlock(&w->mutex, &until) != 0) {
             writer_leave_wanted(w);
             return NULL;
@@ -245,11 +249,7 @@ static struct durable_waiter *take_waiters(struct sqlite_writer *w, uint64_t fai
  * the wake-up is never lost. Called and returning with sync_mutex held. */
 static void gather(struct sqlite_writer *w)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    long ns = until.tv_nsec + (long)atomic_load(&w->gather_us) * 1000L;
-    until.tv_sec += ns / 1000000000L;
-    until.tv_nsec = ns % 1000000000L;
+    struct timespec until = realtime_after((long)atomic_load(&w->gather_us));
     atomic_store(&w->gathering, true);
     while (atomic_load(&w->wanted) > 0 && atomic_load(&w->committed) - w->durable < GATHER_ENOUGH && !w->stop &&
            pthread_cond_timedwait(&w->synced, &w->sync_mutex, &until) == 0) {

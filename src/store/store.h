@@ -169,8 +169,8 @@ struct store_ops {
     uint64_t (*data_version)(struct store *s);
     /* The same for the accounts authentication reads (portals, apps and
      * their allow lists, customers, tokens): it changes after every commit
-     * that changed one of them; it may also change after others. NULL: use
-     * data_version. */
+     * that changed one of them; it may also change after others (a backend
+     * with one counter gives data_version). */
     uint64_t (*accounts_version)(struct store *s);
     /* Durability. By default commit returns once the transaction is durable
      * (group commit: concurrent commits share one sync). With deferred
