@@ -9,7 +9,10 @@
 -- so a run of tens of thousands of creates cannot keep what it made. Each
 -- thread deletes what it created (ids taken from the answers) before it
 -- creates again, so a few dozen objects live at any time; both halves are
--- durable writes. Updates rewrite one object over and over.
+-- durable writes. Updates rewrite one object over and over, each with a new
+-- description (a rule: a new name), so that every one changes what is
+-- stored; they keep the object's addresses, as an edit of its description or
+-- settings does (an update that keeps them skips their overlap checks).
 local e = os.getenv
 local token, base, kind = e("TOKEN"), e("BASE"), e("WRITE")
 -- each round (0-9) cycles through its own names and addresses: a run
@@ -62,20 +65,21 @@ end
 
 local updates = {
   site_update = { base .. "/op/site/" .. (e("OP_SITE") or ""),
-                  "as_num=64496&cidr=198.19.99.0/24&site_desc=updated", form },
+                  "as_num=64496&cidr=198.19.99.0/24&site_desc=u%d", form },
   network_update = { base .. "/op/site/" .. (e("OP_SITE") or "") .. "/network/" .. (e("OP_NET") or ""),
-                     "cidr=198.19.99.0/24&network_desc=updated", form },
+                     "cidr=198.19.99.0/24&network_desc=u%d", form },
   host_update = { base .. "/op/site/" .. (e("OP_SITE") or "") .. "/network/" .. (e("OP_NET") or "") ..
-                  "/host/" .. (e("OP_HOST") or ""), "cidr=198.19.99.1&host_desc=updated", form },
+                  "/host/" .. (e("OP_HOST") or ""), "cidr=198.19.99.1&host_desc=u%d", form },
   rule_update = { (e("AP_WAF") or "") .. "/custom-rule/" .. (e("AP_RULE") or ""),
-                  '{"rule_name":"bench","conditions":[{"field":"path","operator":"begins_with",' ..
+                  '{"rule_name":"bench%d","conditions":[{"field":"path","operator":"begins_with",' ..
                   '"value":"/admin"}],"action":"log"}', json },
 }
 
 function request()
   local u = updates[kind]
   if u then
-    return wrk.format("PUT", u[1] .. q, u[3], u[2])
+    n = n + 1
+    return wrk.format("PUT", u[1] .. q, u[3], string.format(u[2], (tid or 0) * 1000000 + n))
   end
   local id = table.remove(created)
   if id then

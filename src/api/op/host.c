@@ -10,8 +10,10 @@
 #include "api/op/op_mitigation.h"
 #include "core/resource.h"
 
+/* The addresses lie inside the network's blocks and belong to no other host
+ * of it (unless `kept`: op_blocks_kept). */
 static int check_addresses(struct req *r, const struct resource *net, const struct cidr *b, size_t n,
-                           const struct resource *self)
+                           const struct resource *self, bool kept)
 {
     struct cidr net_blocks[OP_MAX_NETWORK_BLOCKS];
     size_t nn = op_doc_blocks(net, net_blocks, OP_MAX_NETWORK_BLOCKS);
@@ -19,7 +21,7 @@ static int check_addresses(struct req *r, const struct resource *net, const stru
         .kind = OP_HOST.name, .parent_rid = net->rid, .except_rid = self ? self->rid : 0};
     if (op_blocks_disjoint(r, "cidr", b, n) != 0 ||
         op_blocks_inside(r, "cidr", b, n, net_blocks, nn, "network's") != 0 ||
-        op_blocks_free(r, "cidr", b, n, &siblings, "host") != 0)
+        (!kept && op_blocks_free(r, "cidr", b, n, &siblings, "host") != 0))
         return -1;
     return 0;
 }
@@ -40,7 +42,7 @@ int op_host_create(struct req *r)
         return 0;
     struct cidr b[OP_MAX_HOST_ADDRESSES];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
-    if (n < 0 || check_addresses(r, &net, b, (size_t)n, NULL) != 0)
+    if (n < 0 || check_addresses(r, &net, b, (size_t)n, NULL, false) != 0)
         return 0;
     static const struct op_child host = {&OP_HOST,    "host",    "network",    "host_name",
                                          "host_desc", "host_id", "network_id", OP_MAX_HOSTS};
@@ -62,9 +64,10 @@ int op_host_update(struct req *r)
         return 0;
     struct cidr b[OP_MAX_HOST_ADDRESSES];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_HOST_ADDRESSES);
-    if (n < 0 || check_addresses(r, &net, b, (size_t)n, &host) != 0)
+    bool kept = n >= 0 && op_blocks_kept(&host, b, (size_t)n);
+    if (n < 0 || check_addresses(r, &net, b, (size_t)n, &host, kept) != 0)
         return 0;
-    return op_update_blocks(r, &host, b, (size_t)n, "host_desc", "host");
+    return op_update_blocks(r, &host, b, (size_t)n, kept, "host_desc", "host");
 }
 
 int op_host_delete(struct req *r)

@@ -10,9 +10,10 @@
 #include "api/op/op_mitigation.h"
 #include "core/resource.h"
 
-/* The blocks lie inside the site's and overlap no other network of it. */
+/* The blocks lie inside the site's and overlap no other network of it
+ * (unless `kept`: op_blocks_kept). */
 static int check_blocks(struct req *r, const struct resource *site, const struct cidr *b, size_t n,
-                        const struct resource *self)
+                        const struct resource *self, bool kept)
 {
     struct cidr site_blocks[OP_MAX_SITE_BLOCKS];
     size_t ns = op_doc_blocks(site, site_blocks, OP_MAX_SITE_BLOCKS);
@@ -20,7 +21,7 @@ static int check_blocks(struct req *r, const struct resource *site, const struct
         .kind = OP_NETWORK.name, .parent_rid = site->rid, .except_rid = self ? self->rid : 0};
     if (op_blocks_disjoint(r, "cidr", b, n) != 0 ||
         op_blocks_inside(r, "cidr", b, n, site_blocks, ns, "site's") != 0 ||
-        op_blocks_free(r, "cidr", b, n, &siblings, "network") != 0)
+        (!kept && op_blocks_free(r, "cidr", b, n, &siblings, "network") != 0))
         return -1;
     return 0;
 }
@@ -32,7 +33,7 @@ int op_network_create(struct req *r)
         return 0;
     struct cidr b[OP_MAX_NETWORK_BLOCKS];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
-    if (n < 0 || check_blocks(r, &site, b, (size_t)n, NULL) != 0)
+    if (n < 0 || check_blocks(r, &site, b, (size_t)n, NULL, false) != 0)
         return 0;
     static const struct op_child network = {&OP_NETWORK,    "network",    "site",    "network_name",
                                             "network_desc", "network_id", "site_id", OP_MAX_NETWORKS};
@@ -88,9 +89,10 @@ int op_network_update(struct req *r)
         return 0;
     struct cidr b[OP_MAX_NETWORK_BLOCKS];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_NETWORK_BLOCKS);
-    if (n < 0 || check_blocks(r, &site, b, (size_t)n, &net) != 0)
+    bool kept = n >= 0 && op_blocks_kept(&net, b, (size_t)n);
+    if (n < 0 || check_blocks(r, &site, b, (size_t)n, &net, kept) != 0)
         return 0;
-    return op_update_blocks(r, &net, b, (size_t)n, "network_desc", "network");
+    return op_update_blocks(r, &net, b, (size_t)n, kept, "network_desc", "network");
 }
 
 int op_network_delete(struct req *r)

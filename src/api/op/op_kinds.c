@@ -203,7 +203,21 @@ int op_create_child(struct req *r, const struct op_child *c, const struct resour
     return reply_result(r, json_pack("{s:s}", c->id_field, child.id));
 }
 
-int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
+bool op_blocks_kept(const struct resource *res, const struct cidr *b, size_t n)
+{
+    const json_t *stored = json_object_get(res->doc, "cidr");
+    if (json_array_size(stored) != n)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        struct cidr c;
+        if (cidr_parse(json_string_value(json_array_get(stored, i)), CIDR_ALLOW_BARE, &c) != 0 ||
+            !cidr_equal(&c, &b[i]))
+            return false;
+    }
+    return true;
+}
+
+int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n, bool kept,
                      const char *desc_field, const char *what)
 {
     char id_field[32], changed[96];
@@ -215,7 +229,7 @@ int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, 
     int rc = r->store->ops->res_update(r->store, res);
     if (rc != STORE_OK)
         return reply_res_error(r, rc, id_field, changed);
-    if (op_blocks_store(r, res, b, n, true) != 0)
+    if (!kept && op_blocks_store(r, res, b, n, true) != 0)
         return 0;
     return reply_result(r, NULL);
 }

@@ -53,13 +53,18 @@ int op_blocks_free(struct req *r, const char *field, const struct cidr *b, size_
  * having replied. */
 int op_blocks_store(struct req *r, const struct resource *res, const struct cidr *b, size_t n,
                     bool check_children);
+/* Whether `b` are exactly the blocks the resource's document holds, in the
+ * same order. An update that keeps them skips their overlap checks and their
+ * index: they were checked when stored, and every block stored since was
+ * checked against them (docs/decisions.md). */
+bool op_blocks_kept(const struct resource *res, const struct cidr *b, size_t n);
 /* The update every level shares: the checked blocks `b` replace the
  * document's "cidr", the field `desc_field` (when sent; absent keeps it)
- * its description; the resource is stored and its indexed blocks replaced
- * (409 when a descendant is no longer covered). `what` ("site", "network",
- * "host") names it in errors. Replies (the bare envelope on success);
- * returns 0. */
-int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n,
+ * its description; the resource is stored and, unless `kept`
+ * (op_blocks_kept), its indexed blocks replaced (409 when a descendant is no
+ * longer covered). `what` ("site", "network", "host") names it in errors.
+ * Replies (the bare envelope on success); returns 0. */
+int op_update_blocks(struct req *r, struct resource *res, const struct cidr *b, size_t n, bool kept,
                      const char *desc_field, const char *what);
 /* What op_create_child makes: a network under a site, a host under a network. */
 struct op_child {

@@ -15,9 +15,10 @@
 
 /* as_num is in the registry and every block belongs to it; the blocks are
  * disjoint, protected by no other customer and by no other site of this
- * customer. `self` is the site being updated (NULL on create). */
+ * customer. `self` is the site being updated (NULL on create), `kept`
+ * whether it keeps its blocks (op_blocks_kept: then they are free). */
 static int check_blocks(struct req *r, long long asn, const struct cidr *b, size_t n,
-                        const struct resource *self)
+                        const struct resource *self, bool kept)
 {
     if (op_blocks_disjoint(r, "cidr", b, n) != 0)
         return -1;
@@ -40,6 +41,8 @@ static int check_blocks(struct req *r, long long asn, const struct cidr *b, size
         reply_error(r, E_RULE, "cidr[%ld]: %s %s", bad, text, why);
         return -1;
     }
+    if (kept)
+        return 0;
     int64_t except = self ? self->rid : 0;
     struct block_filter others = {.top_level = true, .not_customer_id = r->customer.id, .except_rid = except};
     struct block_filter my_sites = {
@@ -73,7 +76,7 @@ int op_site_create(struct req *r)
     struct cidr b[OP_MAX_SITE_BLOCKS];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_SITE_BLOCKS);
     long long asn = field_int(r, "as_num", 0);
-    if (n < 0 || check_blocks(r, asn, b, (size_t)n, NULL) != 0)
+    if (n < 0 || check_blocks(r, asn, b, (size_t)n, NULL, false) != 0)
         return 0;
     struct res_query mine = {
         .kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
@@ -122,10 +125,11 @@ int op_site_update(struct req *r)
     struct cidr b[OP_MAX_SITE_BLOCKS];
     long n = op_field_blocks(r, "cidr", b, OP_MAX_SITE_BLOCKS);
     long long asn = field_int(r, "as_num", 0);
-    if (n < 0 || check_blocks(r, asn, b, (size_t)n, &site) != 0)
+    bool kept = n >= 0 && op_blocks_kept(&site, b, (size_t)n);
+    if (n < 0 || check_blocks(r, asn, b, (size_t)n, &site, kept) != 0)
         return 0;
     json_object_set_new(site.doc, "as_num", json_integer(asn));
-    return op_update_blocks(r, &site, b, (size_t)n, "site_desc", "site");
+    return op_update_blocks(r, &site, b, (size_t)n, kept, "site_desc", "site");
 }
 
 /* The capture files of the site's tasks (which go with the site). */
