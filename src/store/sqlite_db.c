@@ -13,6 +13,7 @@
 #include "store/migrations.h"
 #include "store/sqlite.h"
 #include "store/sqlite_db.h"
+#include "store/sqlite_walbuf.h"
 #include "store/sqlite_writer.h"
 
 extern const struct store_ops sqlite_ops; /* sqlite_ops.c */
@@ -179,6 +180,7 @@ void db_conn_close(struct sqlite_conn *c)
 static void configure_sqlite(void)
 {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    walbuf_register(); /* without it (no default VFS), SQLite's own writes */
 }
 
 /* SQLite calls this after each commit that wrote data, once the write lock
