@@ -3,7 +3,9 @@
  * mark deploy states) at start, after wake-ups and every interval_s. A
  * wake-up is followed by a pass once no other came for 50 ms, and at the
  * latest 1 s after it while they keep coming: a burst of writes makes about
- * one pass a second (plus the pass's own time) instead of one per write.
+ * one pass a second (plus the pass's own time) instead of one per write. A
+ * pass longer than 250 ms stretches that second to 4 times its length, so
+ * that passes take at most a fifth of the time during a long burst.
  *
  * Every data plane (Knot DNS, FastNetMon, BIRD, nginx) is one deployer. A
  * pass must be idempotent: rendering is deterministic from stored state, and
@@ -43,6 +45,7 @@ struct deployer {
     bool running, wake, stop;
     bool idle;           /* waiting for a wake-up (the only time it needs a signal) */
     unsigned long wakes; /* wake-ups so far */
+    long pass_ms;        /* how long the last pass took (paces the next, deployer.c) */
     const struct store_config *store_cfg;
 };
 

@@ -1,7 +1,8 @@
 /* test_deployer.c — the background deployer's thread (deploy/deployer.h)
  * with a pass that only counts: a steady stream of wake-ups (one every
  * 5 ms for 1.5 s, as a burst of API writes makes) leads to a few passes,
- * not one per 50 ms, and the last wake-up is always followed by a pass;
+ * not one per 50 ms, and the last wake-up is always followed by a pass; a
+ * slow pass spaces the passes of a burst further (4 times its length);
  * writes wake only the deployers one of whose path patterns they match
  * ("*" is one segment). */
 #include <stdatomic.h>
@@ -96,4 +97,45 @@ TEST(bursts_and_paths)
     scratch_close(db, dir);
 }
 
-UNIT_MAIN(UNIT_CASE(bursts_and_paths))
+static atomic_int passes_slow, woken_slow, seen_slow;
+
+static int pass_slow(struct store *s, void *arg, char *msg, size_t len)
+{
+    (void)s, (void)arg, (void)len;
+    msg[0] = '\0';
+    atomic_store(&seen_slow, atomic_load(&woken_slow));
+    sleep_ms(500);
+    atomic_fetch_add(&passes_slow, 1);
+    return 0;
+}
+
+TEST(slow_passes_are_spaced_further)
+{
+    char dir[64], path[160];
+    struct store *db = scratch_open(dir, (struct customer){0});
+    snprintf(path, sizeof path, "%s/parapet.db", dir);
+    struct store_config cfg = {.backend = "sqlite", .path = path};
+    struct deployer c = {.name = "c", .paths = {"/api/spe/customer/*/cp/", NULL}, .pass = pass_slow,
+                         .interval_s = 600};
+    CHECK_INT(deployer_start(&c, &cfg), 0);
+    CHECK_INT(wait_for(&passes_slow, 1), 1); /* the pass at start: 500 ms */
+    /* 4 s of wake-ups: a pass 2 s (4 x 500 ms) after the first, then one
+     * after the last; one a second would make 3 or 4 */
+    for (int i = 0; i < 800; i++) {
+        atomic_fetch_add(&woken_slow, 1);
+        deployers_wake_path("/api/spe/customer/00000000000000c1/cp/site");
+        sleep_ms(5);
+    }
+    for (int i = 0; i < 1000 && atomic_load(&seen_slow) < 800; i++)
+        sleep_ms(10);
+    CHECK_INT(atomic_load(&seen_slow), 800);
+    sleep_ms(700); /* that pass ends */
+    int burst = atomic_load(&passes_slow) - 1;
+    CHECK(burst >= 1 && burst <= 2);
+    if (burst < 1 || burst > 2)
+        fprintf(stderr, "  %d slow passes for 800 wake-ups over 4 s\n", burst);
+    deployer_stop(&c);
+    scratch_close(db, dir);
+}
+
+UNIT_MAIN(UNIT_CASE(bursts_and_paths), UNIT_CASE(slow_passes_are_spaced_further))
