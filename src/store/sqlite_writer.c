@@ -17,7 +17,7 @@
 #include "store/sqlite_db.h"
 
 enum { MAX_WRITERS = 16 };
-enum { GATHER_US = 1000, GATHER_ENOUGH = 4 }; /* see gather() */
+enum { GATHER_US = 2000, GATHER_ENOUGH = 8 }; /* see gather() */
 
 struct sqlite_writer {
     char path[PATH_MAX];
@@ -237,13 +237,16 @@ static struct durable_waiter *take_waiters(struct sqlite_writer *w, uint64_t fai
 
 /* Before a sync of the syncer thread: while write transactions are open or
  * queued on the writer, their commits come within a few hundred
- * microseconds, so the syncer waits for them (at most gather_us, 1 ms by
+ * microseconds, so the syncer waits for them (at most gather_us, 2 ms by
  * default) and one fdatasync covers them too. Without it, writes queued
  * one after another (a site update holds the writer ~250 us, a sync takes
- * ~300 us) shared a sync only 1.25 at a time, and an fdatasync costs ~100
- * us of CPU. A lone write does not wait: nothing is queued behind it; nor
- * does a sync that already covers GATHER_ENOUGH commits (many concurrent
- * token requests pile up ~10 during one sync: waiting only added latency).
+ * ~300 us) shared a sync only 1.25 at a time, and an fdatasync costs
+ * 100-300 us of CPU (the syncer took a third of a core at 4k writes/s). A
+ * lone write does not wait: nothing is queued behind it; nor does a sync
+ * that already covers GATHER_ENOUGH commits (many concurrent token
+ * requests pile up ~10 during one sync: waiting only added latency). 1 ms
+ * and 4 gave ~3.5 commits a sync under host creates, 2 ms and 8 ~5 and
+ * 10-15% more writes a second; 4 ms and 16 no more than that.
  * `gathering` is set before `wanted` is read, and the last thread to leave
  * reads it after lowering `wanted`, so one of the two sees the other and
  * the wake-up is never lost. Called and returning with sync_mutex held. */

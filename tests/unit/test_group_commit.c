@@ -115,7 +115,7 @@ TEST(syncer_gathers_the_open_transaction)
     commit_deferred(b);
     CHECK(callbacks_reach(2, 5000));
     CHECK_INT(writer_syncs(w) - before, 1);
-    writer_set_gather(w, 1000);
+    writer_set_gather(w, 2000); /* the default */
     writer_put(w);
     a->ops->close(a);
     b->ops->close(b);
@@ -134,7 +134,7 @@ TEST(syncer_gathers_for_a_bounded_time)
     begin_portal(b, 5004);
     CHECK(callbacks_reach(1, 3000)); /* while b is still open */
     b->ops->rollback(b);
-    writer_set_gather(w, 1000);
+    writer_set_gather(w, 2000); /* the default */
     writer_put(w);
     a->ops->close(a);
     b->ops->close(b);
