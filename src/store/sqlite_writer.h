@@ -57,7 +57,7 @@ int writer_wait_durable(struct sqlite_writer *w, uint64_t seq);
 int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(void *arg, bool ok), void *arg);
 /* The syncer thread's sync waits up to `us` microseconds for write
  * transactions open or queued on the writer, so that it covers their
- * commits too (default 1,000; for tests). */
+ * commits too (default 2,000; for tests). */
 void writer_set_gather(struct sqlite_writer *w, unsigned us);
 /* How many WAL syncs group commit has run (for tests and figures). */
 uint64_t writer_syncs(struct sqlite_writer *w);
