@@ -115,13 +115,15 @@ void audit_note_before(struct req *r, const struct resource *res)
         if (json_integer_value(json_object_get(seen, "rid")) == res->rid)
             return;
     json_array_append_new(r->audit_before,
-                          json_pack("{s:I,s:s,s:s,s:s,s:o}", "rid", (json_int_t)res->rid, "kind", res->kind, "id",
-                                    res->id, "name", res->name,
+                          json_pack("{s:I,s:I,s:s,s:s,s:s,s:o}", "rid", (json_int_t)res->rid, "version",
+                                    (json_int_t)res->version, "kind", res->kind, "id", res->id, "name", res->name,
                                     "doc", res->doc ? json_deep_copy(res->doc) : json_object()));
 }
 
 /* {"<kind> <id>": changed members} of the resources the request loaded,
- * read again in its transaction ({"deleted": true} when gone). */
+ * read again in its transaction ({"deleted": true} when gone); one whose
+ * version did not move is unchanged and not read (a write loads the chain
+ * of its parents, and changes one of them at most). */
 static json_t *diff_of(struct req *r)
 {
     json_t *out = json_object();
@@ -132,7 +134,12 @@ static json_t *diff_of(struct req *r)
         char label[RES_KIND_MAX + RES_ID_MAX + 2];
         snprintf(label, sizeof label, "%s %s", json_string_value(json_object_get(b, "kind")),
                  json_string_value(json_object_get(b, "id")));
-        int rc = r->store->ops->res_get_rid(r->store, json_integer_value(json_object_get(b, "rid")), &now);
+        int64_t rid = json_integer_value(json_object_get(b, "rid")), version = 0;
+        int rc = r->store->ops->res_version(r->store, rid, &version);
+        if (rc == STORE_OK && version == json_integer_value(json_object_get(b, "version")))
+            continue;
+        if (rc == STORE_OK)
+            rc = r->store->ops->res_get_rid(r->store, rid, &now);
         if (rc == STORE_NOT_FOUND) {
             json_object_set_new(out, label, json_pack("{s:b}", "deleted", 1));
             continue;

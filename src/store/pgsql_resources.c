@@ -180,6 +180,19 @@ int pg_res_get_rid(struct store *s, int64_t rid, struct resource *out)
     return rc;
 }
 
+int pg_res_version(struct store *s, int64_t rid, int64_t *version)
+{
+    struct pg_params a = {0};
+    pp_int(&a, rid);
+    PGresult *res;
+    int rc = pg_one(s, "SELECT version FROM resources WHERE rid = $1", &a, &res);
+    if (rc == STORE_OK) {
+        *version = pg_int(res, 0, 0);
+        PQclear(res);
+    }
+    return rc;
+}
+
 int pg_res_update(struct store *s, struct resource *r)
 {
     static const char sql[] = "UPDATE resources SET name = $1, doc = $2, updated_at = $3, version = version + 1 "

@@ -197,6 +197,20 @@ int sq_res_get_rid(struct store *s, int64_t rid, struct resource *out)
     return rc;
 }
 
+int sq_res_version(struct store *s, int64_t rid, int64_t *version)
+{
+    sqlite3_stmt *st = db_stmt(s, "SELECT version FROM resources WHERE rid = ?1");
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int step = sqlite3_step(st);
+    int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, "resource version");
+    if (rc == STORE_OK)
+        *version = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return rc;
+}
+
 int sq_res_update(struct store *s, struct resource *r)
 {
     static const char sql[] =

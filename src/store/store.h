@@ -271,6 +271,10 @@ struct store_ops {
     /* The resource with this store key, whatever its kind and customer (for
      * code that holds a key from the store itself, e.g. a telemetry row). */
     int (*res_get_rid)(struct store *s, int64_t rid, struct resource *out);
+    /* The stored version of the resource with this key (STORE_NOT_FOUND when
+     * it is gone): every update bumps it, so an unchanged version is an
+     * unchanged resource (the audit's before/after, core/audit.c). */
+    int (*res_version)(struct store *s, int64_t rid, int64_t *version);
     /* Writes r->name and r->doc when r->version is still the stored version
      * (STORE_CONFLICT otherwise, or when the name is taken); bumps
      * r->version and r->updated_at. */

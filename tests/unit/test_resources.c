@@ -143,6 +143,12 @@ TEST(update_checks_version)
     CHECK_INT(s->ops->res_get(s, &q, site.id, NULL, &got), STORE_OK);
     CHECK_STR(json_string_value(json_object_get(got.doc, "desc")), "new");
     resource_clear(&got);
+    /* res_version: the stored version, and not found once the resource is gone */
+    int64_t version = 0;
+    CHECK_INT(s->ops->res_version(s, site.rid, &version), STORE_OK);
+    CHECK_INT(version, 2);
+    CHECK_INT(s->ops->res_delete(s, site.rid, NULL), STORE_OK);
+    CHECK_INT(s->ops->res_version(s, site.rid, &version), STORE_NOT_FOUND);
 }
 
 TEST(delete_restricts_or_cascades)
