@@ -29,8 +29,11 @@
      .access = (access_),                                                                                    \
      .service = (service_),                                                                                  \
      .flags = (flags_),                                                                                      \
-     .handler = (handler_),                                                                                  \
+     .handler = handler_,                                                                                    \
      .fields = (const struct field_spec[]){__VA_ARGS__, F_END}},
+
+/* in the handler's column: a route with a prepare step (core/route.h) */
+#define PREPARED(prepare_, handler_) (handler_), .prepare = (prepare_)
 
 const struct route routes[] = {
 #include "routes.def"

@@ -307,11 +307,12 @@ void dispatch(struct req *r)
     bool open = false;
     if (r->route->access != ACCESS_PUBLIC && authorise(r, &open) != 0)
         return;
-    if (check_fields(r) != 0) {
+    /* bad fields, or a request the route's prepare refuses (core/route.h) */
+    if (check_fields(r) != 0 || (r->route->prepare && r->route->prepare(r) != 0)) {
         if (open)
             r->store->ops->rollback(r->store);
         else if (r->route->access != ACCESS_PUBLIC)
-            audit_record_refused(r); /* an authenticated write with bad fields */
+            audit_record_refused(r); /* an authenticated write refused so */
         return;
     }
     bool guarded = r->route->flags & ROUTE_GUARDED;

@@ -56,6 +56,12 @@ struct route {
     enum service service;
     unsigned flags;
     route_handler *handler;
+    /* NULL, or the checks of the request that need no stored data, run
+     * before the handler's transaction (a write's, under the one writer):
+     * replies and returns -1 to refuse; may leave r->prepared for the
+     * handler. Only for the costly ones (compiling a WAF rule). routes.def
+     * gives it with PREPARED(prepare, handler) in the handler's column. */
+    route_handler *prepare;
     const struct field_spec *fields;
 };
 

@@ -21,6 +21,7 @@ int appshield_switch_update(struct req *r);
 int appshield_switches_get(struct req *r);
 
 /* WAF ({WAF}) */
+int waf_custom_rule_prepare(struct req *r);
 int waf_custom_rule_create(struct req *r);
 int waf_custom_rule_list(struct req *r);
 int waf_custom_rule_get(struct req *r);

@@ -99,17 +99,29 @@ static int known_countries(struct req *r, const json_t *rule)
     return 0;
 }
 
-/* The checked, canonical rule of the request body, or NULL having replied. */
-static json_t *request_rule(struct req *r)
+/* Create and update: the checked, canonical rule of the request body, which
+ * libmodsecurity compiled, in r->prepared. Runs before the handler's
+ * transaction: the compile is most of a rule write's CPU, and needs no
+ * stored data (core/route.h). */
+int waf_custom_rule_prepare(struct req *r)
 {
     char err[WAF_ERR_LEN];
     json_t *body = r->body_fields ? r->body_fields : req_hold(r, json_object());
     json_t *rule = req_hold(r, waf_rule_check(body, err, sizeof err));
     if (!rule) {
         reply_waf_invalid(r, err);
-        return NULL;
+        return -1;
     }
-    return known_countries(r, rule) == 0 ? rule : NULL;
+    r->prepared = rule;
+    return 0;
+}
+
+/* The prepared rule, once its countries are the catalogue's; NULL having
+ * replied. */
+static json_t *request_rule(struct req *r)
+{
+    json_t *rule = r->prepared;
+    return rule && known_countries(r, rule) == 0 ? rule : NULL;
 }
 
 /* The chain of the path, and the rule of {rule_id} when `rule` is given. */
