@@ -6,6 +6,7 @@
 #include <modsecurity/rules_set.h>
 #include <pcre2.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ static void copy_message(char *err, size_t errlen, const char *prefix, const cha
             *p = ' ';
 }
 
+static unsigned long loads; /* under msc_parse_lock */
+
 int waf_msc_check(const char *prelude, const char *text, char *err, size_t errlen)
 {
     pthread_once(&msc_once, msc_start);
@@ -58,6 +61,7 @@ int waf_msc_check(const char *prelude, const char *text, char *err, size_t errle
     int rc = 0;
     const char *msg = NULL;
     pthread_mutex_lock(&msc_parse_lock);
+    loads++;
     RulesSet *rules = msc_create_rules_set();
     if (prelude && msc_rules_add(rules, prelude, &msg) < 0) {
         copy_message(err, errlen, "prelude: ", msg);
@@ -69,6 +73,72 @@ int waf_msc_check(const char *prelude, const char *text, char *err, size_t errle
     free((void *)msg); /* msc_rules_add strdup()s its message */
     msc_rules_cleanup(rules);
     pthread_mutex_unlock(&msc_parse_lock);
+    return rc;
+}
+
+unsigned long waf_msc_loads(void)
+{
+    pthread_mutex_lock(&msc_parse_lock);
+    unsigned long n = loads;
+    pthread_mutex_unlock(&msc_parse_lock);
+    return n;
+}
+
+/* The texts accepted lately, each after its prelude ("prelude\0text"), in
+ * a ring; under `accepted_lock`. */
+static struct {
+    char *key[WAF_MSC_ACCEPTED];
+    size_t len[WAF_MSC_ACCEPTED];
+    unsigned next;
+} accepted;
+static pthread_mutex_t accepted_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static char *accepted_key(const char *prelude, const char *text, size_t *len)
+{
+    size_t p = prelude ? strlen(prelude) : 0, t = strlen(text);
+    char *k = malloc(p + t + 2);
+    if (k) {
+        memcpy(k, prelude ? prelude : "", p + 1);
+        memcpy(k + p + 1, text, t + 1);
+    }
+    *len = p + t + 1;
+    return k;
+}
+
+static bool was_accepted(const char *key, size_t len)
+{
+    bool found = false;
+    pthread_mutex_lock(&accepted_lock);
+    for (unsigned i = 0; i < WAF_MSC_ACCEPTED && !found; i++)
+        found = accepted.key[i] && accepted.len[i] == len && memcmp(accepted.key[i], key, len) == 0;
+    pthread_mutex_unlock(&accepted_lock);
+    return found;
+}
+
+/* Takes key. */
+static void remember_accepted(char *key, size_t len)
+{
+    pthread_mutex_lock(&accepted_lock);
+    unsigned i = accepted.next++ % WAF_MSC_ACCEPTED;
+    free(accepted.key[i]);
+    accepted.key[i] = key;
+    accepted.len[i] = len;
+    pthread_mutex_unlock(&accepted_lock);
+}
+
+int waf_msc_check_remembered(const char *prelude, const char *text, char *err, size_t errlen)
+{
+    size_t len;
+    char *key = accepted_key(prelude, text, &len);
+    if (key && was_accepted(key, len)) {
+        free(key);
+        return 0;
+    }
+    int rc = waf_msc_check(prelude, text, err, errlen);
+    if (rc == 0 && key)
+        remember_accepted(key, len);
+    else
+        free(key);
     return rc;
 }
 

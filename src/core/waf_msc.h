@@ -16,6 +16,17 @@ struct strbuf;
  * prelude itself failed). */
 int waf_msc_check(const char *prelude, const char *text, char *err, size_t errlen);
 
+/* The same for text that reads no file (no Include, no *FromFile, no
+ * database: a custom rule as waf_rule_compile writes it), remembering the
+ * last WAF_MSC_ACCEPTED texts ModSecurity accepted after `prelude`: a text
+ * seen again is accepted without loading it (a rule renamed, described or
+ * switched keeps its conditions, and loading it was most of the write). */
+enum { WAF_MSC_ACCEPTED = 64 };
+int waf_msc_check_remembered(const char *prelude, const char *text, char *err, size_t errlen);
+
+/* How many times libmodsecurity loaded text so far (for tests). */
+unsigned long waf_msc_loads(void);
+
 /* Compiles `re` with PCRE2 using ModSecurity's options (DOTALL, MULTILINE).
  * Returns 0, or -1 with "invalid regular expression: <PCRE2 message> at
  * offset N" in err. */

@@ -721,7 +721,7 @@ json_t *waf_rule_check(const json_t *body, char *err, size_t errlen)
         return NULL;
     char *text = waf_rule_compile(rule, 0, err, errlen);
     char why[WAF_ERR_LEN];
-    if (!text || waf_msc_check("SecRuleEngine On\n", text, why, sizeof why) != 0) {
+    if (!text || waf_msc_check_remembered("SecRuleEngine On\n", text, why, sizeof why) != 0) {
         if (text)
             fail(err, errlen, "rule: ModSecurity refused it: %s", why);
         free(text);

@@ -416,6 +416,33 @@ TEST(compiled_patterns_compile)
     sb_free(&b);
 }
 
-UNIT_MAIN(UNIT_CASE(compiles_and_loads), UNIT_CASE(each_action), UNIT_CASE(escaping_is_safe),
+/* A rule text libmodsecurity accepted is not loaded again; one it refused
+ * is, every time; another text is. */
+TEST(accepted_texts_are_remembered)
+{
+    const char *ok = "SecRule REQUEST_URI \"@contains remembered\" \"id:10001,phase:1,pass,log\"\n";
+    const char *bad = "SecRule REQUEST_URI \"@contains x\" \"id:10001,phase:1,t:nosuch\"\n";
+    unsigned long before = waf_msc_loads();
+    CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", ok, err, sizeof err), 0);
+    CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", ok, err, sizeof err), 0);
+    CHECK_INT(waf_msc_loads() - before, 1);
+    CHECK_INT(waf_msc_check_remembered(NULL, ok, err, sizeof err), 0); /* another prelude: loaded */
+    CHECK_INT(waf_msc_loads() - before, 2);
+    CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", bad, err, sizeof err), -1);
+    CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", bad, err, sizeof err), -1);
+    CHECK(strstr(err, "t:nosuch") != NULL);
+    CHECK_INT(waf_msc_loads() - before, 4);
+    /* the ring forgets the oldest */
+    for (int i = 0; i < WAF_MSC_ACCEPTED; i++) {
+        char text[160];
+        snprintf(text, sizeof text, "SecRule REQUEST_URI \"@contains r%d\" \"id:10001,phase:1,pass,log\"\n", i);
+        CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", text, err, sizeof err), 0);
+    }
+    before = waf_msc_loads();
+    CHECK_INT(waf_msc_check_remembered("SecRuleEngine On\n", ok, err, sizeof err), 0);
+    CHECK_INT(waf_msc_loads() - before, 1);
+}
+
+UNIT_MAIN(UNIT_CASE(compiles_and_loads), UNIT_CASE(accepted_texts_are_remembered), UNIT_CASE(each_action), UNIT_CASE(escaping_is_safe),
           UNIT_CASE(bad_regex_and_modsecurity_refusals), UNIT_CASE(canonical_form),
           UNIT_CASE(every_member_is_checked), UNIT_CASE(compiled_patterns_compile))
