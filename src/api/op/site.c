@@ -78,8 +78,10 @@ int op_site_create(struct req *r)
     long long asn = field_int(r, "as_num", 0);
     if (n < 0 || check_blocks(r, asn, b, (size_t)n, NULL, false) != 0)
         return 0;
-    struct res_query mine = {
-        .kind = OP_SITE.name, .customer_id = r->customer.id, .parent_rid = RES_TOP_LEVEL};
+    /* every op.site is top level (its kind has no parent): without the
+     * parent filter the count reads the (customer, kind) index alone, not
+     * every site's row */
+    struct res_query mine = {.kind = OP_SITE.name, .customer_id = r->customer.id};
     json_t *rows = NULL;
     long total = 0;
     int rc = r->store->ops->res_list(r->store, &mine, &rows, &total);
