@@ -205,15 +205,13 @@ int op_create_child(struct req *r, const struct op_child *c, const struct resour
 
 bool op_blocks_kept(const struct resource *res, const struct cidr *b, size_t n)
 {
-    const json_t *stored = json_object_get(res->doc, "cidr");
-    if (json_array_size(stored) != n)
+    struct cidr stored[OP_MAX_SITE_BLOCKS]; /* the most blocks any level holds */
+    if (n > OP_MAX_SITE_BLOCKS || json_array_size(json_object_get(res->doc, "cidr")) != n ||
+        op_doc_blocks(res, stored, n) != n)
         return false;
-    for (size_t i = 0; i < n; i++) {
-        struct cidr c;
-        if (cidr_parse(json_string_value(json_array_get(stored, i)), CIDR_ALLOW_BARE, &c) != 0 ||
-            !cidr_equal(&c, &b[i]))
+    for (size_t i = 0; i < n; i++)
+        if (!cidr_equal(&stored[i], &b[i]))
             return false;
-    }
     return true;
 }
 
