@@ -280,16 +280,16 @@ static void keep_answer(const struct req *r, const char *key, size_t key_len)
     reply_cache_put(r->data_version, key, key_len, &c);
 }
 
-void dispatch(struct req *r)
+bool dispatch_to(struct req *r, bool defer_writes)
 {
     struct route_match m;
     switch (router_match(router, r->method, r->path, &m)) {
-    case ROUTER_NO_PATH: reply_error(r, E_PATH_UNKNOWN, "no endpoint has the path %s", r->path); return;
+    case ROUTER_NO_PATH: reply_error(r, E_PATH_UNKNOWN, "no endpoint has the path %s", r->path); return false;
     case ROUTER_NO_METHOD:
         r->allow = arena_strdup(&r->arena, m.allow);
         reply_error(r, E_METHOD, "%s is not allowed here; the path takes %s", method_name(r->method),
                     m.allow);
-        return;
+        return false;
     case ROUTER_MATCH: break;
     }
     r->route = m.route;
@@ -298,32 +298,48 @@ void dispatch(struct req *r)
         json_t *v = json_string(m.params[i].value);
         if (!v) {
             reply_error(r, E_NOT_FOUND, "%s: no such resource", m.params[i].name);
-            return;
+            return false;
         }
         json_object_set_new(r->path_params, m.params[i].name, v);
     }
     if (check_input(r) != 0)
-        return;
+        return false;
     bool open = false;
     if (r->route->access != ACCESS_PUBLIC && authorise(r, &open) != 0)
-        return;
+        return false;
     /* bad fields, or a request the route's prepare refuses (core/route.h) */
     if (check_fields(r) != 0 || (r->route->prepare && r->route->prepare(r) != 0)) {
         if (open)
             r->store->ops->rollback(r->store);
         else if (r->route->access != ACCESS_PUBLIC)
             audit_record_refused(r); /* an authenticated write refused so */
-        return;
+        return false;
     }
     bool guarded = r->route->flags & ROUTE_GUARDED;
     if (guarded && abuse_guard_check(r) != 0)
-        return;
+        return false;
+    if (defer_writes && writes(r))
+        return true; /* dispatch_write runs the handler */
     char key[1024];
     size_t key_len = open && !guarded ? cache_key(r, key, sizeof key) : 0;
     if (cached_answer(r, key, key_len))
-        return;
+        return false;
     run_handler(r, open);
     keep_answer(r, key, key_len);
     if (guarded)
         abuse_guard_record(r);
+    return false;
+}
+
+void dispatch_write(struct req *r)
+{
+    run_handler(r, false); /* a write's authorise left no transaction open */
+    if (r->route->flags & ROUTE_GUARDED)
+        abuse_guard_record(r);
+}
+
+void dispatch(struct req *r)
+{
+    if (dispatch_to(r, true))
+        dispatch_write(r);
 }

@@ -4,6 +4,8 @@
 #ifndef PARAPET_DISPATCH_H
 #define PARAPET_DISPATCH_H
 
+#include <stdbool.h>
+
 #include "core/req.h"
 
 /* Builds the router from the route table; -1 (with a message) if it clashes. */
@@ -11,5 +13,11 @@ int dispatch_init(void);
 void dispatch_shutdown(void);
 /* Fills r's reply. r->store, r->config and the input side must be set. */
 void dispatch(struct req *r);
+/* dispatch in two steps: dispatch_to does all of it but, when
+ * defer_writes, the handler of a request that writes, and then answers
+ * true; dispatch_write runs that handler later, on any thread, with
+ * r->store that thread's store (server/write_lane.h). */
+bool dispatch_to(struct req *r, bool defer_writes);
+void dispatch_write(struct req *r);
 
 #endif

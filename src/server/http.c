@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "server/listener.h"
 #include "server/tls_conn.h"
 #include "server/worker_store.h"
+#include "server/write_lane.h"
 
 const char http_tls_priorities[] = "SECURE128:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:"
                                    "-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:"
@@ -41,6 +43,7 @@ struct http_server {
     const struct server_config *cfg;
     struct head_limits head_limits; /* for the guard of TLS connections */
     atomic_uint in_flight;
+    bool lane; /* write handlers run on the write lane (SQLite's one writer) */
 };
 
 /* Set while a TLS server runs: its sessions are libmicrohttpd's. */
@@ -63,6 +66,7 @@ struct pending {
      * the connection is suspended meanwhile, the worker thread serves others. */
     struct MHD_Connection *conn;
     _Atomic int durable; /* enum durable_state */
+    struct lane_job lane; /* a write's handler, on the write lane (write_lane.h) */
 };
 
 /* replies from this size on are followed by malloc_trim (on_completed) */
@@ -557,6 +561,46 @@ static enum MHD_Result reply_when_durable(struct pending *p, struct MHD_Connecti
     return MHD_YES;
 }
 
+/* On the write lane's thread (or the poll thread's, when the lane is
+ * stopping): the handler, in a transaction of this thread's store, then the
+ * connection resumed once the write is durable. */
+static void run_write(struct lane_job *job)
+{
+    struct pending *p = (struct pending *)((char *)job - offsetof(struct pending, lane));
+    p->r.store = worker_store();
+    if (!p->r.store) {
+        reply_error(&p->r, E_STORE, "the store is not available");
+        on_durable(p, true);
+        return;
+    }
+    dispatch_write(&p->r);
+    struct store *s = p->r.store;
+    uint64_t ticket = s->ops->commit_ticket(s);
+    int rc = ticket ? s->ops->durable_notify(s, ticket, on_durable, p) : 1;
+    if (rc != 0)
+        on_durable(p, rc == 1);
+}
+
+/* The lane's hint to its store (write_lane.h). */
+static void lane_writes_coming(bool on)
+{
+    struct store *s = worker_store();
+    if (s)
+        s->ops->writes_coming(s, on);
+}
+
+/* A write's handler waits its turn on the lane, the connection suspended. */
+static enum MHD_Result write_on_lane(struct pending *p, struct MHD_Connection *conn)
+{
+    p->conn = conn;
+    atomic_store(&p->durable, DURABLE_WAITING);
+    MHD_suspend_connection(conn); /* before the lane can resume it */
+    p->lane.run = run_write;
+    if (!write_lane_submit(&p->lane))
+        run_write(&p->lane);
+    return MHD_YES;
+}
+
 /* Called again once on_durable resumed the connection. */
 static enum MHD_Result reply_resumed(struct pending *p, struct MHD_Connection *conn)
 {
@@ -615,8 +659,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     p->r.store = worker_store();
     if (!p->r.store)
         reply_error(&p->r, E_STORE, "the store is not available");
-    else
-        dispatch(&p->r);
+    else if (dispatch_to(&p->r, p->server->lane))
+        return write_on_lane(p, conn);
     return reply_when_durable(p, conn);
 }
 
@@ -715,6 +759,7 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
     }
     if (!cfg->plain_http)
         atomic_store(&guarding_tls, true);
+    h->lane = strcmp(cfg->store.backend, "sqlite") == 0 && write_lane_start(lane_writes_coming) == 0;
     return h;
 }
 
@@ -731,6 +776,8 @@ unsigned http_in_flight(struct http_server *h)
 void http_stop(struct http_server *h)
 {
     listener_close(h->listener); /* first: the accepting thread hands connections to the daemon */
+    if (h->lane)
+        write_lane_stop(); /* what is queued runs; later writes run on their poll thread */
     MHD_stop_daemon(h->daemon);
     free(h);
 }

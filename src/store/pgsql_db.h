@@ -86,6 +86,7 @@ int pg_commit(struct store *s);
 int pg_rollback(struct store *s);
 uint64_t pg_data_version(struct store *s);
 void pg_defer_durability(struct store *s, bool on);
+void pg_writes_coming(struct store *s, bool on);
 uint64_t pg_commit_ticket(struct store *s);
 int pg_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
 

@@ -134,6 +134,13 @@ int pg_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, 
     return 0;
 }
 
+/* Each PostgreSQL transaction flushes on its own: nothing to gather. */
+void pg_writes_coming(struct store *s, bool on)
+{
+    (void)s;
+    (void)on;
+}
+
 void pg_defer_durability(struct store *s, bool on)
 {
     PG(s)->deferred = on;

@@ -12,6 +12,7 @@ const struct store_ops pgsql_ops = {
     .defer_durability = pg_defer_durability,
     .commit_ticket = pg_commit_ticket,
     .durable_notify = pg_durable_notify,
+    .writes_coming = pg_writes_coming,
     .portal_create = pg_portal_create,
     .portal_get = pg_portal_get,
     .portal_list = pg_portal_list,

@@ -430,6 +430,12 @@ void sqlite_defer_durability(struct store *s, bool on)
     DB(s)->defer_durability = on && DB(s)->writer;
 }
 
+void sqlite_writes_coming(struct store *s, bool on)
+{
+    if (DB(s)->writer)
+        writer_expect(DB(s)->writer, on);
+}
+
 uint64_t sqlite_commit_ticket(struct store *s)
 {
     uint64_t t = DB(s)->ticket;

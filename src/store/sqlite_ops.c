@@ -12,6 +12,7 @@ const struct store_ops sqlite_ops = {
     .defer_durability = sqlite_defer_durability,
     .commit_ticket = sqlite_commit_ticket,
     .durable_notify = sqlite_durable_notify,
+    .writes_coming = sqlite_writes_coming,
     .portal_create = sq_portal_create,
     .portal_get = sq_portal_get,
     .portal_list = sq_portal_list,

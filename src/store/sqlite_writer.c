@@ -148,6 +148,14 @@ void writer_leave(struct sqlite_writer *w)
     writer_leave_wanted(w);
 }
 
+void writer_expect(struct sqlite_writer *w, bool on)
+{
+    if (on)
+        atomic_fetch_add(&w->wanted, 1);
+    else
+        writer_leave_wanted(w);
+}
+
 uint64_t writer_committed(struct sqlite_writer *w)
 {
     return atomic_fetch_add(&w->committed, 1) + 1;

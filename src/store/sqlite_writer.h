@@ -44,6 +44,9 @@ void writer_put(struct sqlite_writer *w);
  * on first use; NULL (writer not taken) on timeout or if it cannot open. */
 struct sqlite_conn *writer_enter(struct sqlite_writer *w, unsigned timeout_ms);
 void writer_leave(struct sqlite_writer *w);
+/* Counts (on) or no longer counts (off) a thread about to write again, as
+ * a thread waiting in writer_enter counts: the syncer gathers meanwhile. */
+void writer_expect(struct sqlite_writer *w, bool on);
 /* While holding the writer, after a COMMIT that wrote: the sequence number
  * to wait for once the writer is left. */
 uint64_t writer_committed(struct sqlite_writer *w);

@@ -185,6 +185,11 @@ struct store_ops {
     void (*defer_durability)(struct store *s, bool on);
     uint64_t (*commit_ticket)(struct store *s);
     int (*durable_notify)(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
+    /* A hint from a caller that queues writes (server/write_lane.h): on,
+     * more write transactions follow at once; off, no more wait. A backend
+     * that gathers commits into one sync waits for them while on (SQLite's
+     * group commit); others ignore it. Calls pair up, on then off. */
+    void (*writes_coming)(struct store *s, bool on);
 
     int (*portal_create)(struct store *s, const struct portal *p);
     int (*portal_get)(struct store *s, const char *id, struct portal *out);
