@@ -32,7 +32,7 @@ struct sqlite_writer {
     _Atomic bool gathering;         /* the syncer waits for them (see gather) */
     _Atomic unsigned gather_us;     /* for at most this long */
     pthread_mutex_t sync_mutex;     /* guards the members below */
-    pthread_cond_t synced;          /* broadcast when durable changes, a waiter comes, or stop is set */
+    pthread_cond_t synced;          /* broadcast when durable changes, a waiter comes (see notify), stop is set */
     uint64_t durable;               /* every commit up to this one is on disk */
     bool syncing;                   /* a waiter is running fdatasync */
     uint64_t syncs;                 /* fdatasync calls made */
@@ -40,6 +40,7 @@ struct sqlite_writer {
     struct durable_waiter *waiters; /* deferred durability: called back by the syncer thread */
     pthread_t syncer;
     bool syncer_running, stop;
+    bool syncer_idle; /* the syncer waits for a waiter to come (or a sync to end) */
 };
 
 struct durable_waiter {
@@ -291,7 +292,9 @@ static void *syncer_main(void *arg)
         if (!w->waiters && w->stop)
             break;
         if (!w->waiters || w->syncing) {
+            w->syncer_idle = true;
             pthread_cond_wait(&w->synced, &w->sync_mutex);
+            w->syncer_idle = false;
             continue;
         }
         gather(w);
@@ -323,7 +326,14 @@ int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(vo
     bool running = w->syncer_running;
     if (!running)
         w->waiters = x->next;
-    pthread_cond_broadcast(&w->synced);
+    /* Only a syncer that waits for waiters, or one gathering that now has
+     * enough, needs waking: one gathering otherwise waits for the writers
+     * to leave (writer_leave_wanted), one syncing or calling back looks at
+     * the waiters again when done. Waking it for every commit cost a
+     * context switch a write. */
+    if (w->syncer_idle ||
+        (atomic_load(&w->gathering) && atomic_load(&w->committed) - w->durable >= GATHER_ENOUGH))
+        pthread_cond_broadcast(&w->synced);
     pthread_mutex_unlock(&w->sync_mutex);
     if (!running) {
         free(x);
