@@ -4,9 +4,13 @@
  * not one per 50 ms, and the last wake-up is always followed by a pass; a
  * slow pass spaces the passes of a burst further (4 times its length);
  * writes wake only the deployers one of whose path patterns they match
- * ("*" is one segment). */
+ * ("*" is one segment); passes run niced (background work), the test's
+ * own thread is not. */
 #include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "deploy/deployer.h"
 #include "unit/scratch_store.h"
@@ -15,12 +19,20 @@
 static atomic_int passes_a, passes_b;
 static atomic_int woken_a; /* wake-ups of a sent so far */
 static atomic_int seen_a;  /* wake-ups of a sent when its last pass began */
+static atomic_int nice_a;  /* the niceness a's pass ran with */
+
+/* The niceness of the calling thread alone (Linux keeps one per thread). */
+static int thread_nice(void)
+{
+    return getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+}
 
 static int pass_a(struct store *s, void *arg, char *msg, size_t len)
 {
     (void)s, (void)arg, (void)len;
     msg[0] = '\0';
     atomic_store(&seen_a, atomic_load(&woken_a));
+    atomic_store(&nice_a, thread_nice());
     atomic_fetch_add(&passes_a, 1);
     return 0;
 }
@@ -58,6 +70,8 @@ TEST(bursts_and_paths)
     CHECK_INT(deployer_start(&a, &cfg), 0);
     CHECK_INT(deployer_start(&b, &cfg), 0);
     CHECK_INT(wait_for(&passes_a, 1), 1); /* the pass at start */
+    CHECK_INT(atomic_load(&nice_a), thread_nice() + 5); /* a pass is background work; the starting
+                                                           thread keeps its own niceness */
     CHECK_INT(wait_for(&passes_b, 1), 1);
 
     /* 300 writes under a's pattern, 5 ms apart: passes come at most once a
