@@ -545,6 +545,15 @@ static void on_durable(void *arg, bool ok)
     MHD_resume_connection(p->conn);
 }
 
+/* Resumes p's suspended connection once its commit `ticket` is durable
+ * (at once when it is already, or cannot be made so). */
+static void resume_when_durable(struct pending *p, struct store *s, uint64_t ticket)
+{
+    int rc = s->ops->durable_notify(s, ticket, on_durable, p);
+    if (rc != 0)
+        on_durable(p, rc == 1);
+}
+
 /* Sends the reply now, or once the request's write is durable. */
 static enum MHD_Result reply_when_durable(struct pending *p, struct MHD_Connection *conn)
 {
@@ -555,9 +564,7 @@ static enum MHD_Result reply_when_durable(struct pending *p, struct MHD_Connecti
     p->conn = conn;
     atomic_store(&p->durable, DURABLE_WAITING);
     MHD_suspend_connection(conn); /* before the callback can resume it */
-    int rc = s->ops->durable_notify(s, ticket, on_durable, p);
-    if (rc != 0)
-        on_durable(p, rc == 1);
+    resume_when_durable(p, s, ticket);
     return MHD_YES;
 }
 
@@ -576,9 +583,10 @@ static void run_write(struct lane_job *job)
     dispatch_write(&p->r);
     struct store *s = p->r.store;
     uint64_t ticket = s->ops->commit_ticket(s);
-    int rc = ticket ? s->ops->durable_notify(s, ticket, on_durable, p) : 1;
-    if (rc != 0)
-        on_durable(p, rc == 1);
+    if (ticket)
+        resume_when_durable(p, s, ticket);
+    else
+        on_durable(p, true); /* nothing written: answer now */
 }
 
 /* The lane's hint to its store (write_lane.h). */

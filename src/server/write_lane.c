@@ -25,15 +25,14 @@ static void *lane_main(void *arg)
     bool busy = false;
     pthread_mutex_lock(&lane.mutex);
     for (;;) {
-        while (!lane.head && !lane.stopping) {
-            if (busy) { /* the queue ran dry: the syncer need not wait for more */
-                pthread_mutex_unlock(&lane.mutex);
-                writes_coming(busy = false);
-                pthread_mutex_lock(&lane.mutex);
-                continue;
-            }
-            pthread_cond_wait(&lane.queued, &lane.mutex);
+        if (!lane.head && busy) { /* the queue ran dry: the store need not wait for more */
+            pthread_mutex_unlock(&lane.mutex);
+            writes_coming(busy = false);
+            pthread_mutex_lock(&lane.mutex);
+            continue;
         }
+        while (!lane.head && !lane.stopping)
+            pthread_cond_wait(&lane.queued, &lane.mutex);
         struct lane_job *job = lane.head;
         if (!job)
             break; /* stopping, and nothing left */
@@ -48,9 +47,7 @@ static void *lane_main(void *arg)
         job->run(job);
         pthread_mutex_lock(&lane.mutex);
     }
-    pthread_mutex_unlock(&lane.mutex);
-    if (busy)
-        writes_coming(false);
+    pthread_mutex_unlock(&lane.mutex); /* busy is false here: the queue ran dry first */
     return NULL;
 }
 
