@@ -41,9 +41,11 @@ static enum head_field field_of(const char *name, unsigned len)
     return FIELD_OTHER;
 }
 
-static enum head_verdict count_cookie(struct head_guard *g, const struct head_limits *lim)
+/* Lines and cookies share one count: each is a record in the pool. */
+static enum head_verdict count_record(struct head_guard *g, const struct head_limits *lim, unsigned *which)
 {
-    return ++g->cookies > lim->max_cookies ? HEAD_TOO_MANY_COOKIES : HEAD_OK;
+    ++*which;
+    return g->lines + g->cookies > lim->max_fields ? HEAD_TOO_MANY_FIELDS : HEAD_OK;
 }
 
 /* The empty line: the head is complete; what follows is its body. For a
@@ -119,6 +121,11 @@ static enum head_verdict end_line(struct head_guard *g, const struct head_limits
         new_line(g);
         return HEAD_OK;
     }
+    /* libmicrohttpd copies the cookies once the head is complete: their
+     * bytes count again, checked as each line ends, where the verdict does
+     * not depend on how the line was cut into reads */
+    if (g->head_bytes + g->cookie_bytes > lim->max_head_bytes)
+        return HEAD_TOO_LARGE;
     if (g->line_bytes == 0) {
         end_head(g);
         return HEAD_OK;
@@ -126,7 +133,7 @@ static enum head_verdict end_line(struct head_guard *g, const struct head_limits
     if (g->field == FIELD_CONTENT_LENGTH && g->length_digits == 0)
         g->length_bad = 1;
     new_line(g);
-    return ++g->lines > lim->max_fields ? HEAD_TOO_MANY_FIELDS : HEAD_OK;
+    return count_record(g, lim, &g->lines);
 }
 
 /* Part of a header line's value. */
@@ -134,9 +141,10 @@ static enum head_verdict value_part(struct head_guard *g, const struct head_limi
 {
     switch (g->field) {
     case FIELD_COOKIE:
+        g->cookie_bytes += n;
         for (const char *semi; (semi = memchr(p, ';', n)) != NULL; n -= (size_t)(semi + 1 - p), p = semi + 1)
-            if (count_cookie(g, lim) != HEAD_OK)
-                return HEAD_TOO_MANY_COOKIES;
+            if (count_record(g, lim, &g->cookies) != HEAD_OK)
+                return HEAD_TOO_MANY_FIELDS;
         return HEAD_OK;
     case FIELD_TRANSFER_ENCODING: g->chunked |= n > 0; return HEAD_OK;
     case FIELD_CONTENT_LENGTH:
@@ -187,8 +195,8 @@ static enum head_verdict header_part(struct head_guard *g, const struct head_lim
         g->length_digits = 0;
         g->length_done = 0;
     }
-    if (g->field == FIELD_COOKIE && count_cookie(g, lim) != HEAD_OK)
-        return HEAD_TOO_MANY_COOKIES;
+    if (g->field == FIELD_COOKIE && count_record(g, lim, &g->cookies) != HEAD_OK)
+        return HEAD_TOO_MANY_FIELDS;
     return value_part(g, lim, colon + 1, n - name - 1);
 }
 

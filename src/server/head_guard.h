@@ -2,12 +2,15 @@
  * before libmicrohttpd parses them.
  *
  * libmicrohttpd 0.9.75 keeps the whole head of a request, one record per
- * header line and per cookie, in a connection pool of fixed size, and calls
- * us only once the head is complete. A head that overflows the pool is
- * answered by the library itself: a plain HTML page and a closed
- * connection. The guard sees the same bytes first (server/tls_guard.h) and
- * refuses a head that breaks a limit while it still fits, so the pool is
- * sized from the limits and never overflows.
+ * header line and per cookie, and a copy of the Cookie line's value, in a
+ * connection pool of fixed size, and calls us only once the head is
+ * complete. A head that overflows the pool is answered by the library
+ * itself: a plain HTML page and a closed connection. The guard sees the
+ * same bytes first (server/tls_guard.h) and refuses a head that breaks a
+ * limit while it still fits, so the pool is sized from the limits and
+ * never overflows. The limits are on what the pool holds: the head's bytes
+ * with its cookie values counted twice, and its records (header lines and
+ * cookies together).
  *
  * It follows HTTP/1.1 framing (RFC 9112): a head ends at an empty line;
  * the body that follows is Content-Length bytes (none without one), or
@@ -23,9 +26,9 @@
 
 struct head_limits {
     size_t max_uri_bytes;   /* the request line may hold this and a method and version */
-    size_t max_head_bytes;  /* request line and header lines, CRLFs included */
-    unsigned max_fields;    /* header lines */
-    unsigned max_cookies;   /* cookies, over all Cookie lines */
+    size_t max_head_bytes;  /* request line and header lines, CRLFs included, and the
+                             * Cookie lines' values again (libmicrohttpd copies them) */
+    unsigned max_fields;    /* header lines and cookies (over all Cookie lines), together */
 };
 
 /* Room on the request line besides the URI: "OPTIONS " and " HTTP/1.1",
@@ -36,8 +39,7 @@ enum head_verdict {
     HEAD_OK,
     HEAD_URI_TOO_LONG,
     HEAD_TOO_LARGE,
-    HEAD_TOO_MANY_FIELDS,
-    HEAD_TOO_MANY_COOKIES,
+    HEAD_TOO_MANY_FIELDS, /* header lines and cookies */
 };
 
 enum head_phase {
@@ -58,6 +60,7 @@ struct head_guard {
     int cr_held; /* the last part read ended with a CR */
     int request_seen;
     unsigned lines, cookies; /* header lines (not the request line), cookies */
+    size_t cookie_bytes;     /* the Cookie lines' values (libmicrohttpd's copy) */
     /* the current header line: its name so far, then what it is */
     char name[20];
     unsigned name_len;

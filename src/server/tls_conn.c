@@ -56,10 +56,12 @@ static void refusal_reply(const struct tls_conn *c, enum head_verdict v, struct 
         reply_error(r, E_URI_TOO_LONG, "the request URI is longer than %zu bytes", l->max_uri_bytes);
         break;
     case HEAD_TOO_LARGE:
-        reply_error(r, E_HEADERS_TOO_LARGE, "the request head is larger than %zu bytes", l->max_head_bytes);
+        reply_error(r, E_HEADERS_TOO_LARGE, "the request head is larger than %zu bytes (cookies count twice)",
+                    l->max_head_bytes);
         break;
-    case HEAD_TOO_MANY_FIELDS: reply_error(r, E_HEADERS_TOO_LARGE, "more than %u header fields", l->max_fields); break;
-    case HEAD_TOO_MANY_COOKIES: reply_error(r, E_HEADERS_TOO_LARGE, "more than %u cookies", l->max_cookies); break;
+    case HEAD_TOO_MANY_FIELDS:
+        reply_error(r, E_HEADERS_TOO_LARGE, "more than %u header fields and cookies", l->max_fields);
+        break;
     case HEAD_OK: break;
     }
 }
