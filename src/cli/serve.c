@@ -41,7 +41,10 @@ void config_defaults(struct server_config *c)
     snprintf(c->listen_host, sizeof c->listen_host, "127.0.0.1");
     c->listen_port = 8443;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    c->threads = cores > 0 ? (unsigned)cores : 2;
+    /* two poll threads a core: a thread runs the TLS and HTTP work of its
+     * connections one after another, and a second one per core keeps the
+     * core busy while the first waits or is preempted (docs/decisions.md) */
+    c->threads = 2 * (cores > 0 ? (unsigned)cores : 1);
     /* libmicrohttpd zeroes about 1.5x this much per request: 64 KiB cost 8% of
      * a GET's CPU (bench/run); 16 KiB is still twice nginx's default header room. */
     c->max_header_bytes = 16 * 1024;
@@ -122,7 +125,7 @@ static void serve_usage(void)
           "                             a self-signed pair is created there on first start)\n"
           "  --tls-priority STRING      GnuTLS priority string (default: TLS 1.2 and 1.3, ECDHE,\n"
           "                             AES-GCM and ChaCha20-Poly1305 only; see docs/deploy.md)\n"
-          "  --threads N                worker threads (default: number of cores)\n"
+          "  --threads N                worker threads (default: twice the number of cores)\n"
           "  --max-header-bytes N       longest request head: request line and headers, Cookie values\n"
           "                             counted twice (16384; 431 beyond)\n"
           "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
