@@ -15,13 +15,15 @@ json_t *req_hold(struct req *r, json_t *v)
     return v;
 }
 
-int res_by_id(struct req *r, const char *kind, const char *id, const char *field, const char *noun,
-              const struct resource *parent, struct resource *out)
+/* res_by_id, with the document or without it (q.without_doc). */
+static int load_by_id(struct req *r, const char *kind, const char *id, const char *field, const char *noun,
+                      const struct resource *parent, bool with_doc, struct resource *out)
 {
     struct res_query q = {
         .kind = kind,
         .customer_id = r->customer.id,
         .parent_rid = parent ? parent->rid : RES_TOP_LEVEL,
+        .without_doc = !with_doc,
     };
     int rc = id && *id ? r->store->ops->res_get(r->store, &q, id, NULL, out) : STORE_NOT_FOUND;
     if (rc != STORE_OK) {
@@ -31,9 +33,23 @@ int res_by_id(struct req *r, const char *kind, const char *id, const char *field
             reply_store_error(r, rc);
         return -1;
     }
-    req_hold(r, out->doc);
-    audit_note_before(r, out);
+    if (with_doc) { /* a resource loaded without it cannot be written back */
+        req_hold(r, out->doc);
+        audit_note_before(r, out);
+    }
     return 0;
+}
+
+int res_by_id(struct req *r, const char *kind, const char *id, const char *field, const char *noun,
+              const struct resource *parent, struct resource *out)
+{
+    return load_by_id(r, kind, id, field, noun, parent, true, out);
+}
+
+int res_head_from_path(struct req *r, const char *kind, const char *param, const char *noun,
+                       const struct resource *parent, struct resource *out)
+{
+    return load_by_id(r, kind, path_param(r, param), param, noun, parent, false, out);
 }
 
 int res_from_path(struct req *r, const char *kind, const char *param, const char *noun,

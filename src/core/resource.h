@@ -19,6 +19,12 @@ json_t *req_hold(struct req *r, json_t *v);
 int res_from_path(struct req *r, const char *kind, const char *param, const char *noun,
                   const struct resource *parent, struct resource *out);
 
+/* The same without the document (out->doc NULL), for a parent that is only
+ * checked: its existence, customer and place in the chain. No document is
+ * parsed, and the audit notes none (the request cannot write it back). */
+int res_head_from_path(struct req *r, const char *kind, const char *param, const char *noun,
+                       const struct resource *parent, struct resource *out);
+
 /* The same for an id that is not a path parameter (e.g. a host_id in a
  * body): replies 404 "<field>: no such <noun>" when it is not found. */
 int res_by_id(struct req *r, const char *kind, const char *id, const char *field, const char *noun,

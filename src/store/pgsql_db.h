@@ -137,6 +137,7 @@ int pg_res_get(struct store *s, const struct res_query *q, const char *id, const
                struct resource *out);
 int pg_res_get_rid(struct store *s, int64_t rid, struct resource *out);
 int pg_res_version(struct store *s, int64_t rid, int64_t *version);
+int pg_res_parent(struct store *s, int64_t rid, int64_t *parent_rid);
 int pg_res_update(struct store *s, struct resource *r);
 int pg_res_delete(struct store *s, int64_t rid, json_t **blocker);
 int pg_res_list(struct store *s, const struct res_query *q, json_t **out, long *total);

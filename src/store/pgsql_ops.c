@@ -55,6 +55,7 @@ const struct store_ops pgsql_ops = {
     .res_get = pg_res_get,
     .res_get_rid = pg_res_get_rid,
     .res_version = pg_res_version,
+    .res_parent = pg_res_parent,
     .res_update = pg_res_update,
     .res_delete = pg_res_delete,
     .res_list = pg_res_list,

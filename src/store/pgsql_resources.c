@@ -14,9 +14,8 @@
     "r.rid, r.kind, r.id, r.customer_id, coalesce(r.parent_rid, 0), coalesce(r.name, ''), r.doc::text, "    \
     "r.created_at, r.updated_at, r.version"
 
-/* Fills *out from row i of RES_COLS (a stored document that does not parse
- * is a store error, never silently empty). */
-static int row_resource(const PGresult *res, int i, struct resource *out)
+/* Fills *out from row i of RES_COLS but its document (left NULL). */
+static void row_head(const PGresult *res, int i, struct resource *out)
 {
     memset(out, 0, sizeof *out);
     out->rid = pg_int(res, i, 0);
@@ -25,10 +24,17 @@ static int row_resource(const PGresult *res, int i, struct resource *out)
     pg_text(res, i, 3, out->customer_id, sizeof out->customer_id);
     out->parent_rid = pg_int(res, i, 4);
     pg_text(res, i, 5, out->name, sizeof out->name);
-    out->doc = json_loadb(PQgetvalue(res, i, 6), (size_t)PQgetlength(res, i, 6), 0, NULL);
     out->created_at = pg_int(res, i, 7);
     out->updated_at = pg_int(res, i, 8);
     out->version = pg_int(res, i, 9);
+}
+
+/* Fills *out from row i of RES_COLS (a stored document that does not parse
+ * is a store error, never silently empty). */
+static int row_resource(const PGresult *res, int i, struct resource *out)
+{
+    row_head(res, i, out);
+    out->doc = json_loadb(PQgetvalue(res, i, 6), (size_t)PQgetlength(res, i, 6), 0, NULL);
     if (!json_is_object(out->doc)) {
         resource_clear(out);
         fprintf(stderr, "parapet: postgresql: resource %s %s: stored document is not a JSON object\n", out->kind,
@@ -158,7 +164,11 @@ int pg_res_get(struct store *s, const struct res_query *q, const char *id, const
     rc = STORE_NOT_FOUND;
     for (int i = 0; i < PQntuples(res); i++)
         if (row_matches(res, i, q)) {
-            rc = row_resource(res, i, out);
+            rc = STORE_OK;
+            if (q->without_doc)
+                row_head(res, i, out);
+            else
+                rc = row_resource(res, i, out);
             break;
         }
     PQclear(res);
@@ -188,6 +198,19 @@ int pg_res_version(struct store *s, int64_t rid, int64_t *version)
     int rc = pg_one(s, "SELECT version FROM resources WHERE rid = $1", &a, &res);
     if (rc == STORE_OK) {
         *version = pg_int(res, 0, 0);
+        PQclear(res);
+    }
+    return rc;
+}
+
+int pg_res_parent(struct store *s, int64_t rid, int64_t *parent_rid)
+{
+    struct pg_params a = {0};
+    pp_int(&a, rid);
+    PGresult *res;
+    int rc = pg_one(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = $1", &a, &res);
+    if (rc == STORE_OK) {
+        *parent_rid = pg_int(res, 0, 0);
         PQclear(res);
     }
     return rc;

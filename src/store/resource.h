@@ -66,6 +66,8 @@ struct res_query {
     const char *portal_id;   /* customers of this portal only */
     int64_t parent_rid;      /* children of this resource, RES_TOP_LEVEL, or 0: any */
     long offset, limit;      /* list: a page in creation order; limit 0 counts only */
+    bool without_doc;        /* res_get: leave out->doc NULL, for a parent that is only checked
+                              * (its existence, customer and place): no document is parsed */
 };
 
 /* A block someone holds, as the overlap query reports it. */

@@ -55,6 +55,7 @@ const struct store_ops sqlite_ops = {
     .res_get = sq_res_get,
     .res_get_rid = sq_res_get_rid,
     .res_version = sq_res_version,
+    .res_parent = sq_res_parent,
     .res_update = sq_res_update,
     .res_delete = sq_res_delete,
     .res_list = sq_res_list,

@@ -18,9 +18,8 @@ void resource_clear(struct resource *r)
 #define RES_COLS                                                                                             \
     "r.rid, r.kind, r.id, r.customer_id, r.parent_rid, r.name, r.doc, r.created_at, r.updated_at, r.version"
 
-/* Fills *out from a row of RES_COLS (doc parsed; a stored document that does
- * not parse is a store error, never silently empty). */
-static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
+/* Fills *out from a row of RES_COLS but its document (left NULL). */
+static void row_head(sqlite3_stmt *st, struct resource *out)
 {
     memset(out, 0, sizeof *out);
     out->rid = sqlite3_column_int64(st, 0);
@@ -29,12 +28,19 @@ static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
     db_col_text(st, 3, out->customer_id, sizeof out->customer_id);
     out->parent_rid = sqlite3_column_int64(st, 4);
     db_col_text(st, 5, out->name, sizeof out->name);
-    json_error_t e;
-    out->doc =
-        json_loadb((const char *)sqlite3_column_text(st, 6), (size_t)sqlite3_column_bytes(st, 6), 0, &e);
     out->created_at = sqlite3_column_int64(st, 7);
     out->updated_at = sqlite3_column_int64(st, 8);
     out->version = sqlite3_column_int64(st, 9);
+}
+
+/* Fills *out from a row of RES_COLS (doc parsed; a stored document that does
+ * not parse is a store error, never silently empty). */
+static int row_resource(struct store *s, sqlite3_stmt *st, struct resource *out)
+{
+    row_head(st, out);
+    json_error_t e;
+    out->doc =
+        json_loadb((const char *)sqlite3_column_text(st, 6), (size_t)sqlite3_column_bytes(st, 6), 0, &e);
     if (!json_is_object(out->doc)) {
         resource_clear(out);
         fprintf(stderr, "parapet: sqlite: resource %s %s: stored document is not a JSON object\n", out->kind,
@@ -174,7 +180,11 @@ int sq_res_get(struct store *s, const struct res_query *q, const char *id, const
             break;
         }
         if (row_matches(st, q)) {
-            rc = row_resource(s, st, out);
+            rc = STORE_OK;
+            if (q->without_doc)
+                row_head(st, out);
+            else
+                rc = row_resource(s, st, out);
             break;
         }
     }
@@ -207,6 +217,20 @@ int sq_res_version(struct store *s, int64_t rid, int64_t *version)
     int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, "resource version");
     if (rc == STORE_OK)
         *version = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    return rc;
+}
+
+int sq_res_parent(struct store *s, int64_t rid, int64_t *parent_rid)
+{
+    sqlite3_stmt *st = db_stmt(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = ?1");
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, rid);
+    int step = sqlite3_step(st);
+    int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, "resource parent");
+    if (rc == STORE_OK)
+        *parent_rid = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
     return rc;
 }

@@ -280,6 +280,9 @@ struct store_ops {
      * it is gone): every update bumps it, so an unchanged version is an
      * unchanged resource (the audit's before/after, core/audit.c). */
     int (*res_version)(struct store *s, int64_t rid, int64_t *version);
+    /* The key of the parent of the resource with this key (0: none);
+     * STORE_NOT_FOUND when it is gone. Reads no document. */
+    int (*res_parent)(struct store *s, int64_t rid, int64_t *parent_rid);
     /* Writes r->name and r->doc when r->version is still the stored version
      * (STORE_CONFLICT otherwise, or when the name is taken); bumps
      * r->version and r->updated_at. */

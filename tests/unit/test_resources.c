@@ -111,6 +111,36 @@ TEST(create_get_scoped_to_customer_and_parent)
     CHECK_INT(create(&NET, "c00000000000000a", net.rid, "n3", &bad), STORE_NOT_FOUND);
 }
 
+/* res_get without the document gives the same row and no doc; res_parent
+ * the parent's key (0 at the top level; not found once gone). */
+TEST(rows_without_documents_and_parents)
+{
+    setup();
+    struct resource site, net, got, full;
+    CHECK_INT(create(&SITE, "c00000000000000a", 0, "gamma", &site), STORE_OK);
+    CHECK_INT(create(&NET, "c00000000000000a", site.rid, "g1", &net), STORE_OK);
+    struct res_query q = {.kind = "t.net", .customer_id = "c00000000000000a", .parent_rid = site.rid};
+    CHECK_INT(s->ops->res_get(s, &q, net.id, NULL, &full), STORE_OK);
+    q.without_doc = true;
+    CHECK_INT(s->ops->res_get(s, &q, net.id, NULL, &got), STORE_OK);
+    CHECK(got.doc == NULL);
+    CHECK(got.rid == full.rid && got.parent_rid == site.rid && got.version == full.version);
+    CHECK_STR(got.id, net.id);
+    CHECK_STR(got.name, "g1");
+    CHECK_STR(got.customer_id, "c00000000000000a");
+    resource_clear(&full);
+    /* the filters still apply */
+    q.customer_id = "c00000000000000b";
+    CHECK_INT(s->ops->res_get(s, &q, net.id, NULL, &got), STORE_NOT_FOUND);
+    int64_t parent = -1;
+    CHECK_INT(s->ops->res_parent(s, net.rid, &parent), STORE_OK);
+    CHECK(parent == site.rid);
+    CHECK_INT(s->ops->res_parent(s, site.rid, &parent), STORE_OK);
+    CHECK(parent == 0);
+    CHECK_INT(s->ops->res_delete(s, net.rid, NULL), STORE_OK);
+    CHECK_INT(s->ops->res_parent(s, net.rid, &parent), STORE_NOT_FOUND);
+}
+
 TEST(names_unique_in_their_scope)
 {
     setup();
@@ -354,7 +384,7 @@ TEST(dataplane_states_keep_last_good_and_go_with_the_site)
     json_decref(rows);
 }
 
-UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(names_unique_in_their_scope), UNIT_CASE(blocks_overlap_as_brute_force),
+UNIT_MAIN(UNIT_CASE(create_get_scoped_to_customer_and_parent), UNIT_CASE(rows_without_documents_and_parents), UNIT_CASE(names_unique_in_their_scope), UNIT_CASE(blocks_overlap_as_brute_force),
           UNIT_CASE(update_checks_version), UNIT_CASE(delete_restricts_or_cascades),
           UNIT_CASE(list_pages_in_creation_order), UNIT_CASE(child_ints_read_one_member),
           UNIT_CASE(blocks_overlap_and_containment),

@@ -28,9 +28,14 @@ int ap_domain_from_path(struct req *r, const struct resource *site, struct resou
     return res_from_path(r, AP_DOMAIN.name, "domain_id", "domain", site, domain);
 }
 
-int ap_domain_port_from_path(struct req *r, struct resource *site, struct resource *port)
+/* The chain of ap_domain_port_from_path, with the documents of the site
+ * and the port or without them (docs false: only their rows). */
+static int domain_port(struct req *r, struct resource *site, struct resource *port, bool docs)
 {
-    if (ap_site_from_path(r, site) != 0)
+    int loaded = r->route->access == ACCESS_SITE || docs
+                     ? ap_site_from_path(r, site)
+                     : res_head_from_path(r, AP_SITE.name, "site_id", "site", NULL, site);
+    if (loaded != 0)
         return -1;
     const char *id = path_param(r, "domain_port_id");
     memset(port, 0, sizeof *port);
@@ -39,24 +44,19 @@ int ap_domain_port_from_path(struct req *r, struct resource *site, struct resour
         copy_text(port->customer_id, sizeof port->customer_id, site->customer_id);
         return 0;
     }
-    /* The port is found among the customer's, then its domain must be a
-     * domain of this site: a port of another site answers like no port. */
-    struct res_query q = {.kind = AP_DOMAIN_PORT.name, .customer_id = site->customer_id};
+    /* The port is found among the customer's, then its domain (the port's
+     * parent, an ap.domain by the store's parent check) must be a domain of
+     * this site: a port of another site answers like no port. */
+    struct res_query q = {.kind = AP_DOMAIN_PORT.name, .customer_id = site->customer_id, .without_doc = !docs};
     int rc = id && *id ? r->store->ops->res_get(r->store, &q, id, NULL, port) : STORE_NOT_FOUND;
     if (rc == STORE_OK) {
         req_hold(r, port->doc);
-        struct resource domain;
-        struct res_query dq = {
-            .kind = AP_DOMAIN.name, .customer_id = site->customer_id, .parent_rid = site->rid};
-        const char *domain_id = json_string_value(json_object_get(port->doc, "domain_id"));
-        rc = domain_id ? r->store->ops->res_get(r->store, &dq, domain_id, NULL, &domain) : STORE_NOT_FOUND;
-        if (rc == STORE_OK) {
-            bool chained = domain.rid == port->parent_rid;
-            resource_clear(&domain);
-            if (chained)
-                return 0;
+        int64_t domain_parent = 0;
+        rc = r->store->ops->res_parent(r->store, port->parent_rid, &domain_parent);
+        if (rc == STORE_OK && domain_parent == site->rid)
+            return 0;
+        if (rc == STORE_OK)
             rc = STORE_NOT_FOUND;
-        }
     }
     memset(port, 0, sizeof *port);
     if (rc == STORE_NOT_FOUND)
@@ -64,4 +64,14 @@ int ap_domain_port_from_path(struct req *r, struct resource *site, struct resour
     else
         reply_store_error(r, rc);
     return -1;
+}
+
+int ap_domain_port_from_path(struct req *r, struct resource *site, struct resource *port)
+{
+    return domain_port(r, site, port, true);
+}
+
+int ap_domain_port_chain(struct req *r, struct resource *site, struct resource *port)
+{
+    return domain_port(r, site, port, false);
 }

@@ -36,6 +36,10 @@ int ap_domain_from_path(struct req *r, const struct resource *site, struct resou
  * ("domain_port_id: no such domain port") and return -1. Both docs belong
  * to the request. */
 int ap_domain_port_from_path(struct req *r, struct resource *site, struct resource *port);
+/* The same chain checked without reading either document (site->doc and
+ * port->doc NULL, unless the route's dispatcher loaded the site): for
+ * what hangs under the port and needs only its key. */
+int ap_domain_port_chain(struct req *r, struct resource *site, struct resource *port);
 
 /* Whether a loaded port (from ap_domain_port_from_path) is the site level. */
 static inline int ap_port_is_site_level(const struct resource *port)

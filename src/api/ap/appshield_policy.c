@@ -18,7 +18,7 @@ const struct resource *policy_owner(const struct port_policy *p)
 int policy_chain_load(struct req *r, struct port_policy *p)
 {
     memset(p, 0, sizeof *p);
-    return ap_domain_port_from_path(r, &p->site, &p->port);
+    return ap_domain_port_chain(r, &p->site, &p->port);
 }
 
 int port_policy_load(struct req *r, const struct res_kind *kind, json_t *(*defaults)(void),
