@@ -237,6 +237,8 @@ int sq_res_parent(struct store *s, int64_t rid, int64_t *parent_rid)
 
 int sq_res_update(struct store *s, struct resource *r)
 {
+    if (!r->doc) /* loaded without its document (res_query.without_doc): nothing to write back */
+        return STORE_ERROR;
     static const char sql[] =
         "UPDATE resources SET name = ?1, doc = ?2, updated_at = ?3, version = version + 1 "
         "WHERE rid = ?4 AND version = ?5";

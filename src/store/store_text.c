@@ -3,6 +3,9 @@
 
 #include "core/text.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* The multi-signer addresses as the JSON text the column keeps (malloc'd). */
 char *dns_signers_text(const struct dns_zone *z)
 {
@@ -52,6 +55,6 @@ json_t *resource_row_json(const struct resource *r)
 
 char *resource_doc_text(const json_t *doc)
 {
-    return json_dumps(doc ? doc : json_object(), JSON_COMPACT | JSON_SORT_KEYS);
+    return doc ? json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
 }
 

@@ -129,6 +129,12 @@ TEST(rows_without_documents_and_parents)
     CHECK_STR(got.name, "g1");
     CHECK_STR(got.customer_id, "c00000000000000a");
     resource_clear(&full);
+    /* a row without its document is not written back (it would blank the stored one) */
+    CHECK_INT(s->ops->res_update(s, &got), STORE_ERROR);
+    q.without_doc = false;
+    CHECK_INT(s->ops->res_get(s, &q, net.id, NULL, &full), STORE_OK);
+    CHECK_STR(json_string_value(json_object_get(full.doc, "name")), "g1");
+    resource_clear(&full);
     /* the filters still apply */
     q.customer_id = "c00000000000000b";
     CHECK_INT(s->ops->res_get(s, &q, net.id, NULL, &got), STORE_NOT_FOUND);
