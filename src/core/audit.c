@@ -159,6 +159,27 @@ static json_t *diff_of(struct req *r)
     return out;
 }
 
+/* The fields sent (the checked ones, or for a write refused by its field
+ * checks what was sent), redacted, as text; NULL when out of memory. */
+static char *changes_text_of(const struct req *r)
+{
+    const json_t *sent = r->fields ? r->fields : r->body_fields;
+    json_t *changes = sent ? audit_redact(sent) : json_object();
+    char *text = json_dumps(changes, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(changes);
+    return text;
+}
+
+void audit_prepare(struct req *r)
+{
+    if (!r->route || !writes(r) || (r->route->flags & ROUTE_GUARDED))
+        return;
+    char *text = changes_text_of(r);
+    if (text)
+        r->audit_changes = arena_strdup(&r->arena, text);
+    free(text);
+}
+
 int audit_record_refused(struct req *r)
 {
     if (!r->route || !writes(r) || (r->route->flags & ROUTE_GUARDED) || !r->store)
@@ -183,12 +204,10 @@ int audit_record(struct req *r)
     if (r->client.family)
         ip_format(&r->client, client);
     json_t *target = target_of(r);
-    /* a refused write may have failed its field checks: then what was sent */
-    const json_t *sent = r->fields ? r->fields : r->body_fields;
-    json_t *changes = sent ? audit_redact(sent) : json_object();
     json_t *diff = r->status < 400 ? diff_of(r) : json_object();
     char *target_text = json_dumps(target, JSON_COMPACT | JSON_SORT_KEYS);
-    char *changes_text = json_dumps(changes, JSON_COMPACT | JSON_SORT_KEYS);
+    char *changes_text = r->audit_changes ? NULL : changes_text_of(r);
+    const char *changes = r->audit_changes ? r->audit_changes : changes_text;
     char *diff_text = diff ? json_dumps(diff, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     /* a public endpoint names its app in the body */
     const char *app = r->caller.app_id[0] ? r->caller.app_id
@@ -205,7 +224,7 @@ int audit_record(struct req *r)
         .customer_id = r->customer.id[0] ? r->customer.id : r->caller.customer_id,
         .client = client,
         .target = target_text ? target_text : "{}",
-        .changes = changes_text ? changes_text : "{}",
+        .changes = changes ? changes : "{}",
         .diff = diff_text ? diff_text : "{}",
     };
     int rc = r->store->ops->audit_append(r->store, &e);
@@ -213,7 +232,6 @@ int audit_record(struct req *r)
     free(changes_text);
     free(diff_text);
     json_decref(target);
-    json_decref(changes);
     json_decref(diff);
     return rc == STORE_OK ? 0 : -1;
 }

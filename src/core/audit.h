@@ -19,6 +19,12 @@
  * endpoint): 0, or -1 (store failed). */
 int audit_record(struct req *r);
 
+/* Write requests: makes the row's "changes" (the fields sent, redacted, as
+ * text) before the write transaction, on the thread that checked the
+ * fields, so that the one thread that runs writes (server/write_lane.h)
+ * does not; audit_record and audit_record_refused use it. */
+void audit_prepare(struct req *r);
+
 /* Write requests: keeps a copy of a resource the request loaded, as it was
  * before the handler changed it (once per resource), so that the request's
  * row tells each changed member before -> after. */

@@ -318,8 +318,10 @@ bool dispatch_to(struct req *r, bool defer_writes)
     bool guarded = r->route->flags & ROUTE_GUARDED;
     if (guarded && abuse_guard_check(r) != 0)
         return false;
-    if (defer_writes && writes(r))
-        return true; /* dispatch_write runs the handler */
+    if (defer_writes && writes(r)) {
+        audit_prepare(r); /* here, not on the write lane */
+        return true;      /* dispatch_write runs the handler */
+    }
     char key[1024];
     size_t key_len = open && !guarded ? cache_key(r, key, sizeof key) : 0;
     if (cached_answer(r, key, key_len))

@@ -81,6 +81,7 @@ struct req {
     struct resource site;       /* ACCESS_SITE routes: the site of the path's {site_id} */
     json_t *held;               /* JSON values kept until the request ends (core/resource.h) */
     json_t *audit_before;       /* write requests: the resources they loaded, as they were (core/audit.h) */
+    const char *audit_changes;  /* write requests: audit_prepare's text of the fields (in arena) */
     json_t *prepared;           /* what the route's prepare made for its handler (held; core/route.h) */
     bool keep_changes;          /* commit the transaction even though the reply is an error */
     void (*after_commit)(void); /* run once the handler's changes are committed (e.g. wake a deployer) */
