@@ -190,30 +190,28 @@ int pg_res_get_rid(struct store *s, int64_t rid, struct resource *out)
     return rc;
 }
 
-int pg_res_version(struct store *s, int64_t rid, int64_t *version)
+/* One integer column of the resource with this key (sql: its $1). */
+static int column_by_rid(struct store *s, const char *sql, int64_t rid, int64_t *out)
 {
     struct pg_params a = {0};
     pp_int(&a, rid);
     PGresult *res;
-    int rc = pg_one(s, "SELECT version FROM resources WHERE rid = $1", &a, &res);
+    int rc = pg_one(s, sql, &a, &res);
     if (rc == STORE_OK) {
-        *version = pg_int(res, 0, 0);
+        *out = pg_int(res, 0, 0);
         PQclear(res);
     }
     return rc;
 }
 
+int pg_res_version(struct store *s, int64_t rid, int64_t *version)
+{
+    return column_by_rid(s, "SELECT version FROM resources WHERE rid = $1", rid, version);
+}
+
 int pg_res_parent(struct store *s, int64_t rid, int64_t *parent_rid)
 {
-    struct pg_params a = {0};
-    pp_int(&a, rid);
-    PGresult *res;
-    int rc = pg_one(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = $1", &a, &res);
-    if (rc == STORE_OK) {
-        *parent_rid = pg_int(res, 0, 0);
-        PQclear(res);
-    }
-    return rc;
+    return column_by_rid(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = $1", rid, parent_rid);
 }
 
 int pg_res_update(struct store *s, struct resource *r)

@@ -207,32 +207,30 @@ int sq_res_get_rid(struct store *s, int64_t rid, struct resource *out)
     return rc;
 }
 
-int sq_res_version(struct store *s, int64_t rid, int64_t *version)
+/* One integer column of the resource with this key (sql: its ?1). */
+static int column_by_rid(struct store *s, const char *sql, int64_t rid, int64_t *out, const char *what)
 {
-    sqlite3_stmt *st = db_stmt(s, "SELECT version FROM resources WHERE rid = ?1");
+    sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, rid);
     int step = sqlite3_step(st);
-    int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, "resource version");
+    int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, what);
     if (rc == STORE_OK)
-        *version = sqlite3_column_int64(st, 0);
+        *out = sqlite3_column_int64(st, 0);
     sqlite3_reset(st);
     return rc;
 }
 
+int sq_res_version(struct store *s, int64_t rid, int64_t *version)
+{
+    return column_by_rid(s, "SELECT version FROM resources WHERE rid = ?1", rid, version, "resource version");
+}
+
 int sq_res_parent(struct store *s, int64_t rid, int64_t *parent_rid)
 {
-    sqlite3_stmt *st = db_stmt(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = ?1");
-    if (!st)
-        return STORE_ERROR;
-    sqlite3_bind_int64(st, 1, rid);
-    int step = sqlite3_step(st);
-    int rc = step == SQLITE_ROW ? STORE_OK : db_row_result(s, step, "resource parent");
-    if (rc == STORE_OK)
-        *parent_rid = sqlite3_column_int64(st, 0);
-    sqlite3_reset(st);
-    return rc;
+    return column_by_rid(s, "SELECT coalesce(parent_rid, 0) FROM resources WHERE rid = ?1", rid, parent_rid,
+                         "resource parent");
 }
 
 int sq_res_update(struct store *s, struct resource *r)
