@@ -45,8 +45,9 @@ void config_defaults(struct server_config *c)
      * connections one after another, and a second one per core keeps the
      * core busy while the first waits or is preempted (docs/decisions.md) */
     c->threads = 2 * (cores > 0 ? (unsigned)cores : 1);
-    /* libmicrohttpd zeroes about 1.5x this much per request: 64 KiB cost 8% of
-     * a GET's CPU (bench/run); 16 KiB is still twice nginx's default header room. */
+    /* the connection pool is sized from this and max_header_fields (32 KiB
+     * with these; server/http.c), and libmicrohttpd zeroes 1.5x the pool per
+     * request; 16 KiB is still twice nginx's default header room. */
     c->max_header_bytes = 16 * 1024;
     c->max_uri_bytes = 8 * 1024;
     c->max_header_fields = 100;
