@@ -20,8 +20,8 @@ BIN_SRC  := src/cli/main.c src/server/tls_hooks.c  # the program only (tls_hooks
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
 OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
             $(B)/gen/console_assets.o
-MIGRATIONS := $(sort $(wildcard src/store/migrations/*.sql))
-PG_MIGRATIONS := $(sort $(wildcard src/store/migrations/pg/*.sql))
+MIGRATIONS := $(sort $(wildcard src/store/sqlite/migrations/*.sql))
+PG_MIGRATIONS := $(sort $(wildcard src/store/pgsql/migrations/*.sql))
 CATALOGUE := $(sort $(wildcard data/catalogue/*.json))
 CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -2,7 +2,7 @@
 """bench/scale_fill.py — the bulk path of bench/scale: inserts Origin
 Protection sites, their one network and its hosts straight into a parapet
 SQLite store, in exactly the rows res_create and blocks_set write
-(src/store/sqlite_resources.c, sqlite_blocks.c):
+(src/store/sqlite/resources.c, sqlite/blocks.c):
 
   resources       kind, 16-hex random id, customer, parent rid, name and its
                   scope ('c:<customer>' for a site, 'r:<parent rid>' below),

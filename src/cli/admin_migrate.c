@@ -1,13 +1,13 @@
 /* admin_migrate.c — `parapet admin migrate --from sqlite:DIR --to
  * postgresql://…`: moves an installation's data from SQLite to PostgreSQL
- * (store/pgsql_import.c does the copy and the checks). */
+ * (store/pgsql/import.c does the copy and the checks). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/admin.h"
 #include "cli/args.h"
 #include "cli/cli.h"
-#include "store/pgsql.h"
+#include "store/pgsql/pgsql.h"
 
 static const struct opt migrate_opts[] = {{.name = "from"}, {.name = "to"}, {.name = NULL}};
 

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "core/catalogue.h"
+#include "store/select/select.h"
 
 void data_path(char *out, size_t size, const char *data_dir, const char *name)
 {

@@ -23,7 +23,7 @@
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
 #include "deploy/deployer.h"
-#include "store/pgsql.h"
+#include "store/pgsql/pgsql.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "server/http.h"
@@ -411,7 +411,7 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
 }
 
 /* Over PostgreSQL the nodes tell each other about their writes, so that a
- * data plane beside one node follows another's at once (pgsql_changes.c). */
+ * data plane beside one node follows another's at once (pgsql/changes.c). */
 static int start_changes(const struct server_config *c)
 {
     if (strcmp(c->store.backend, "postgresql") != 0)

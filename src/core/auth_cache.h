@@ -5,7 +5,7 @@
  * by this process or another such as the admin CLI, invalidates every
  * entry, so a revoked token or app is refused on the very next request;
  * writes to anything else (sites, policies, telemetry) leave them. The
- * SQLite store lists the tables that count in sqlite_db.c (row_changed):
+ * SQLite store lists the tables that count in sqlite/db.c (row_changed):
  * whoever makes authentication read another table adds it there.
  * Direct-mapped with a fixed number of slots; only records that were found
  * are kept. A version of 0 ("the store

@@ -10,6 +10,7 @@
 
 #include "core/metrics.h"
 #include "deploy/deployer.h"
+#include "store/select/select.h"
 
 /* A wake-up starts a pass once no other came for QUIET_MS, or MAX_DELAY_MS
  * after it while writes keep coming: a burst of writes makes one pass a

@@ -11,6 +11,7 @@
 
 #include "core/metrics.h"
 #include "core/strbuf.h"
+#include "store/select/select.h"
 
 static struct MHD_Daemon *daemon_;
 static struct store *store_;

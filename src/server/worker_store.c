@@ -3,6 +3,8 @@
 
 #include <pthread.h>
 
+#include "store/select/select.h"
+
 static pthread_key_t key;
 static const struct store_config *config;
 

@@ -1,5 +1,5 @@
 /* migrations.h — the numbered schema migrations, embedded at build time from
- * src/store/migrations/NNN_name.sql and src/store/migrations/pg/NNN_name.sql
+ * src/store/sqlite/migrations/NNN_name.sql and src/store/pgsql/migrations/NNN_name.sql
  * (tools/embed-migrations.sh). */
 #ifndef PARAPET_MIGRATIONS_H
 #define PARAPET_MIGRATIONS_H

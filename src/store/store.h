@@ -331,7 +331,7 @@ struct store_ops {
     int (*ingest_token_list)(struct store *s, json_t **out); /* [{"id","name","created_at","revoked"}] */
     int (*ingest_token_revoke)(struct store *s, const char *id);
 
-    /* ---- data planes: each site's deploy state (sqlite_dataplane.c, docs/dataplane.md) ----
+    /* ---- data planes: each site's deploy state (sqlite/dataplane.c, docs/dataplane.md) ----
      * plane: "fastnetmon", "bird", "nginx"; state: "pending", "deployed" or
      * "failed" (reason: the checker's message); digest names the fragment the
      * state is about; deployed (NULL: keep the stored one) is the last
@@ -342,7 +342,7 @@ struct store_ops {
      * "deployed","updated_at"}]; plane NULL: every plane; site_rid 0: every site. */
     int (*dataplane_states)(struct store *s, const char *plane, int64_t site_rid, json_t **out);
 
-    /* ---- the audit log (sqlite_audit.c, core/audit.h) ----
+    /* ---- the audit log (sqlite/audit.c, core/audit.h) ----
      * append: in the write transaction of the write it records; list: rows
      * in commit order [{"seq","ts","request_id","route","method","path",
      * "status","app_id","portal_id","customer_id","client","target",
@@ -352,7 +352,7 @@ struct store_ops {
     int (*audit_list)(struct store *s, const struct audit_query *q, json_t **out);
     int (*audit_purge)(struct store *s, int64_t before, long limit, long *removed);
 
-    /* ---- telemetry: writes (sqlite_tel_ingest.c) ----
+    /* ---- telemetry: writes (sqlite/tel_ingest.c) ----
      * Stores attributed records in the open write transaction: duplicates
      * (by their ids) are counted and change nothing, except that a DDoS or
      * flow-down event's end_time closes it and a larger peak raises it;
@@ -362,7 +362,7 @@ struct store_ops {
      * exist, at most `max_rows` rows per call; *removed counts them. */
     int (*tel_purge)(struct store *s, int64_t before, long max_rows, long *removed);
 
-    /* ---- telemetry: Origin Protection and CleanPipe dashboard reads (sqlite_tel_op.c) ---- */
+    /* ---- telemetry: Origin Protection and CleanPipe dashboard reads (sqlite/tel_op.c) ---- */
     /* The events q selects, newest first (start_time, then alert_id): rows
      * {alert_id, attack_type, start_time, end_time (null while ongoing),
      * max_bps, max_pps, severity (enum tel_severity), site_ip, profile_name,
@@ -393,7 +393,7 @@ struct store_ops {
                            int64_t to, enum tel_pattern_order order, long limit, struct tel_pattern **out,
                            size_t *n);
 
-    /* ---- telemetry: Application Protection dashboard reads (sqlite_tel_ap.c) ---- */
+    /* ---- telemetry: Application Protection dashboard reads (sqlite/tel_ap.c) ---- */
     /* A page of q's events, newest first: [{"weid","event_id","site_rid","domain_name",
      * "domain_port_id","start_time","end_time","attack_count","severity"}]; *total counts all. */
     int (*tel_waf_events_list)(struct store *s, const struct tel_waf_event_query *q, json_t **rows, long *total);
@@ -413,7 +413,7 @@ struct store_ops {
      * (*out malloc'd; minutes without samples are absent). */
     int (*tel_bandwidth_minutes)(struct store *s, int64_t site_rid, int64_t from, int64_t to,
                                  struct tel_bw_minute **out, size_t *n);
-    /* ---- webhooks (sqlite_webhooks.c, pgsql_webhooks.c; store/webhooks.h) ----
+    /* ---- webhooks (sqlite/webhooks.c, pgsql/webhooks.c; store/webhooks.h) ----
      * Endpoints belong to one customer: get, update and delete see only
      * that customer's (STORE_NOT_FOUND otherwise). list: the customer's
      * endpoints in creation order, [{"id","url","events","description",
@@ -469,8 +469,7 @@ struct store_config {
                          Bulk loaders (parapet ingest) give it more: the roll-up indexes stay in memory */
 };
 
-/* Open one connection; NULL (with a message on stderr) on failure. The first
- * open of a fresh database applies the numbered migrations. */
-struct store *store_open(const struct store_config *cfg);
+/* store_open(), which picks the backend, is in store/select/select.h: the
+ * one room above both backends. */
 
 #endif

@@ -1,5 +1,5 @@
 /* telemetry_ap.h — what the Application Protection dashboards ask the
- * store (store_ops.tel_waf_*, tel_bandwidth_minutes; sqlite_tel_ap.c): WAF
+ * store (store_ops.tel_waf_*, tel_bandwidth_minutes; sqlite/tel_ap.c): WAF
  * events with their counts and log entries, and bandwidth per minute. AP
  * DDoS events are store_ops.tel_events_list with family "ap", and their
  * traffic patterns store_ops.tel_op_patterns. */

@@ -1,5 +1,5 @@
 /* telemetry_op.h — what the Origin Protection and CleanPipe dashboards ask
- * the store about flows (store_ops.tel_op_*, sqlite_tel_op.c): one event's
+ * the store about flows (store_ops.tel_op_*, sqlite/tel_op.c): one event's
  * place, per-minute flow sums, top talkers of the raw flows or the hourly
  * roll-up, traffic patterns. Rates are computed by the callers
  * (api/op/dashboard_calc.c); the store sums. The event lists are

@@ -1,6 +1,6 @@
 /* webhooks_backends.h — the webhook operations of each backend
- * (sqlite_webhooks.c, pgsql_webhooks.c), put in the ops tables by
- * sqlite_ops.c and pgsql_ops.c. */
+ * (sqlite/webhooks.c, pgsql/webhooks.c), put in the ops tables by
+ * sqlite/ops.c and pgsql/ops.c. */
 #ifndef PARAPET_WEBHOOKS_BACKENDS_H
 #define PARAPET_WEBHOOKS_BACKENDS_H
 

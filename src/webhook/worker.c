@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/select/select.h"
 #include "webhook/send.h"
 
 enum {

@@ -1,5 +1,5 @@
 /* special_changes.c — on PostgreSQL, a write made through one node reaches
- * another node's deployer at once (store/pgsql_changes.c): node A runs the
+ * another node's deployer at once (store/pgsql/changes.c): node A runs the
  * Origin Protection / CleanPipe deployer with an hour between sweeps, node B
  * runs none; a site created through B must be rendered by A within seconds,
  * which only B's announcement can cause. Servers and data directories of

@@ -23,6 +23,7 @@
 
 #include "http/harness.h"
 #include "http/special.h"
+#include "store/select/select.h"
 #include "store/store.h"
 
 #define FAIL(...) (check_fail(__func__, __VA_ARGS__), 1)

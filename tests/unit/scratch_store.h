@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "store/sqlite.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
 
 #define SCRATCH_PORTAL "00000000000000p1"
 #define SCRATCH_CUSTOMER "00000000000000c1"

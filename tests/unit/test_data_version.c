@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "store/sqlite.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
 #include "unit.h"
 
 static char dir[64];

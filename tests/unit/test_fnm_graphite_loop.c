@@ -12,7 +12,8 @@
 
 #include "api/op/op_kinds.h"
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
-#include "store/sqlite.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
 #include "unit.h"
 
 static char dir[64], db[128];

@@ -1,4 +1,4 @@
-/* test_group_commit.c — durable commits on the SQLite store (sqlite_writer.h):
+/* test_group_commit.c — durable commits on the SQLite store (sqlite/writer.h):
  * a commit that wrote returns only after a sync of the WAL that began after
  * it; a read or an empty write transaction syncs nothing; concurrent
  * writers share syncs; the syncer thread waits (briefly) for the write
@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "store/sqlite.h"
-#include "store/sqlite_writer.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
+#include "store/sqlite/writer.h"
 #include "unit.h"
 
 static char dir[64] = "/tmp/parapet-gc-XXXXXX";

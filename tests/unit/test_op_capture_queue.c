@@ -7,7 +7,8 @@
 
 #include "api/op/capture_queue.h"
 #include "api/op/op_kinds.h"
-#include "store/sqlite.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
 #include "unit.h"
 
 static char dir[64] = "/tmp/parapet-capq-XXXXXX";

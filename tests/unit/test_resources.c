@@ -5,7 +5,8 @@
 #include <unistd.h>
 
 #include "blocks_check.h"
-#include "store/sqlite.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
 #include "unit.h"
 
 static char dir[64] = "/tmp/parapet-res-XXXXXX";

@@ -2,7 +2,8 @@
  * reads nothing opens nothing in SQLite (a GET answered from the caches),
  * and one that reads still sees a single snapshot from its first statement
  * on, whatever another connection commits meanwhile. */
-#include "store/sqlite_db.h"
+#include "store/select/select.h"
+#include "store/sqlite/db.h"
 
 #include "scratch_store.h"
 #include "unit.h"

@@ -1,4 +1,4 @@
-/* test_sqlite_walbuf.c — the WAL write buffer (store/sqlite_walbuf.h): a
+/* test_sqlite_walbuf.c — the WAL write buffer (store/sqlite/walbuf.h): a
  * commit's frames reach the WAL file in one write call, before the commit
  * returns, so that another connection reads every commit at once; a
  * transaction that spills pages to the WAL before its end, reads them back
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/sqlite_walbuf.h"
+#include "store/sqlite/walbuf.h"
 #include "unit.h"
 
 static char dir[64];

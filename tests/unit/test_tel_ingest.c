@@ -8,8 +8,9 @@
 
 #include "api/ap/ap_kinds.h"
 #include "api/op/op_kinds.h"
-#include "store/sqlite.h"
-#include "store/sqlite_db.h"
+#include "store/select/select.h"
+#include "store/sqlite/sqlite.h"
+#include "store/sqlite/db.h"
 #include "telemetry/ingest.h"
 #include "unit.h"
 

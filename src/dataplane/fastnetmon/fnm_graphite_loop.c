@@ -16,6 +16,7 @@
 
 #include "dataplane/fastnetmon/fnm_graphite.h"
 #include "dataplane/ingest_batch.h"
+#include "store/select/select.h"
 
 enum {
     MAX_CLIENTS = 64,

@@ -1,0 +1,521 @@
+/* pgsql/db.c — connection handling for the PostgreSQL backend: connecting
+ * and reconnecting, migrations under a lock, prepared statements, and
+ * transactions (the rules are in pgsql/db.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/metrics.h"
+#include "store/migrations.h"
+#include "store/pgsql/pgsql.h"
+#include "store/pgsql/db.h"
+
+extern const struct store_ops pgsql_ops; /* pgsql/ops.c */
+
+/* Advisory lock keys ("PRPT" and two roles). */
+static const char migrate_lock_sql[] = "SELECT pg_advisory_lock(1347571796001)";
+static const char migrate_unlock_sql[] = "SELECT pg_advisory_unlock(1347571796001)";
+
+/* SQLSTATE class 23: integrity constraint violations. */
+static bool is_conflict(const PGresult *res)
+{
+    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    return state && strncmp(state, "23", 2) == 0;
+}
+
+static int log_error(struct store *s, const char *what, const PGresult *res)
+{
+    const char *msg = res ? PQresultErrorMessage(res) : PQerrorMessage(PG(s)->conn);
+    fprintf(stderr, "parapet: postgresql: %s: %s", what, msg && *msg ? msg : "failed\n");
+    return STORE_ERROR;
+}
+
+/* ---- parameters and columns ---- */
+
+void pp_text(struct pg_params *p, const char *v)
+{
+    if (p->n >= PG_MAX_PARAMS)
+        return;
+    p->values[p->n] = v;
+    p->lengths[p->n] = 0;
+    p->formats[p->n] = 0;
+    p->n++;
+}
+
+void pp_int(struct pg_params *p, int64_t v)
+{
+    if (p->n >= PG_MAX_PARAMS)
+        return;
+    snprintf(p->num[p->n], sizeof p->num[p->n], "%" PRId64, v);
+    pp_text(p, p->num[p->n]);
+}
+
+void pp_bytes(struct pg_params *p, const void *b, int len)
+{
+    if (p->n >= PG_MAX_PARAMS)
+        return;
+    p->values[p->n] = b;
+    p->lengths[p->n] = len;
+    p->formats[p->n] = 1;
+    p->n++;
+}
+
+void pp_limit(struct pg_params *p, long limit)
+{
+    if (limit < 0)
+        pp_text(p, NULL);
+    else
+        pp_int(p, limit);
+}
+
+void pp_offset(struct pg_params *p, long offset)
+{
+    pp_int(p, offset < 0 ? 0 : offset);
+}
+
+int64_t pg_int(const PGresult *r, int row, int col)
+{
+    const char *v = PQgetvalue(r, row, col);
+    if (*v == 't')
+        return 1;
+    return *v == 'f' ? 0 : strtoll(v, NULL, 10);
+}
+
+void pg_text(const PGresult *r, int row, int col, char *dst, size_t size)
+{
+    size_t n = (size_t)PQgetlength(r, row, col);
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, PQgetvalue(r, row, col), n);
+    dst[n] = '\0';
+}
+
+/* ---- statements ---- */
+
+/* The slot of a statement on this connection, preparing it on first use. */
+static int prepared_slot(struct store *s, const char *sql, char name[16])
+{
+    struct pg_store *d = PG(s);
+    size_t h = ((uintptr_t)sql >> 3) % PG_STMT_SLOTS;
+    for (size_t probe = 0; probe < PG_STMT_SLOTS; probe++) {
+        size_t i = (h + probe) % PG_STMT_SLOTS;
+        snprintf(name, 16, "s%zu", i);
+        if (d->prepared[i] == sql)
+            return 0;
+        if (!d->prepared[i]) {
+            PGresult *res = PQprepare(d->conn, name, sql, 0, NULL);
+            bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+            if (!ok)
+                log_error(s, sql, res);
+            PQclear(res);
+            if (!ok)
+                return -1;
+            d->prepared[i] = sql;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static bool changes_rows(const PGresult *res)
+{
+    const char *tag = PQcmdStatus((PGresult *)res);
+    return (strncmp(tag, "INSERT", 6) == 0 || strncmp(tag, "UPDATE", 6) == 0 ||
+            strncmp(tag, "DELETE", 6) == 0) &&
+           atol(PQcmdTuples((PGresult *)res)) > 0;
+}
+
+static int ensure_connected(struct store *s);
+
+/* Prepares (once per connection) and runs sql; NULL when it could not be
+ * sent (the connection is gone). */
+static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg_params *p)
+{
+    char name[16];
+    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
+        return NULL;
+    return PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                          p ? p->formats : NULL, 0);
+}
+
+PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
+{
+    *rc = STORE_ERROR;
+    /* A statement outside a transaction (a background loop's lookup) opens
+     * a broken connection again itself: nothing else would. */
+    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
+        return NULL;
+    PGresult *res = exec_prepared(s, sql, p);
+    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
+        /* the server had closed the connection (a restart) before this
+         * statement reached it: once more, on a new one */
+        PQclear(res);
+        res = exec_prepared(s, sql, p);
+    }
+    if (!res)
+        return NULL;
+    ExecStatusType st = PQresultStatus(res);
+    if (st == PGRES_TUPLES_OK || st == PGRES_COMMAND_OK) {
+        if (changes_rows(res))
+            PG(s)->wrote = true;
+        *rc = STORE_OK;
+        return res;
+    }
+    if (is_conflict(res))
+        *rc = STORE_CONFLICT;
+    else
+        log_error(s, sql, res);
+    PQclear(res);
+    return NULL;
+}
+
+int pg_exec(struct store *s, const char *sql, const struct pg_params *p, long *changed)
+{
+    int rc;
+    PGresult *res = pg_query(s, sql, p, &rc);
+    if (changed)
+        *changed = res ? atol(PQcmdTuples(res)) : 0;
+    PQclear(res);
+    return rc;
+}
+
+int pg_one(struct store *s, const char *sql, const struct pg_params *p, PGresult **out)
+{
+    int rc;
+    *out = NULL;
+    PGresult *res = pg_query(s, sql, p, &rc);
+    if (!res)
+        return rc;
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        return STORE_NOT_FOUND;
+    }
+    *out = res;
+    return STORE_OK;
+}
+
+enum { OID_BOOL = 16, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23 };
+
+int pg_rows_json(struct store *s, const char *sql, const struct pg_params *p, json_t **out)
+{
+    int rc;
+    *out = NULL;
+    PGresult *res = pg_query(s, sql, p, &rc);
+    if (!res)
+        return rc;
+    json_t *rows = json_array();
+    int ncols = PQnfields(res);
+    for (int i = 0; i < PQntuples(res); i++) {
+        json_t *row = json_object();
+        for (int c = 0; c < ncols; c++) {
+            Oid type = PQftype(res, c);
+            json_t *v;
+            if (PQgetisnull(res, i, c))
+                v = json_null();
+            else if (type == OID_INT8 || type == OID_INT4 || type == OID_INT2 || type == OID_BOOL)
+                v = json_integer(pg_int(res, i, c));
+            else
+                v = json_stringn(PQgetvalue(res, i, c), (size_t)PQgetlength(res, i, c));
+            json_object_set_new(row, PQfname(res, c), v);
+        }
+        json_array_append_new(rows, row);
+    }
+    PQclear(res);
+    *out = rows;
+    return STORE_OK;
+}
+
+/* A simple-protocol command (several statements allowed; the last one's
+ * status counts). */
+static int run_simple(struct store *s, const char *sql)
+{
+    PGresult *res = PQexec(PG(s)->conn, sql);
+    ExecStatusType st = PQresultStatus(res);
+    int rc = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? STORE_OK : log_error(s, sql, res);
+    /* COMMIT of a transaction that failed answers "ROLLBACK" */
+    if (rc == STORE_OK && strcmp(PQcmdStatus(res), "ROLLBACK") == 0 && strcmp(sql, "ROLLBACK") != 0)
+        rc = STORE_ERROR;
+    PQclear(res);
+    return rc;
+}
+
+/* ---- migrations ---- */
+
+/* Applies every embedded migration newer than the database, each in its
+ * own transaction, under a session lock so that nodes starting together
+ * apply each one once. */
+static int migrate(struct store *s)
+{
+    if (run_simple(s, migrate_lock_sql) != STORE_OK)
+        return -1;
+    int rc = run_simple(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
+                           "name text NOT NULL, applied_at bigint NOT NULL)");
+    for (int i = 0; rc == STORE_OK && i < pg_migrations_count; i++) {
+        const struct migration *m = &pg_migrations[i];
+        char version[16];
+        snprintf(version, sizeof version, "%d", m->version);
+        const char *vals[] = {version};
+        PGresult *res = PQexecParams(PG(s)->conn, "SELECT 1 FROM schema_migrations WHERE version = $1", 1, NULL,
+                                     vals, NULL, NULL, 0);
+        bool ok = PQresultStatus(res) == PGRES_TUPLES_OK, done = ok && PQntuples(res) > 0;
+        PQclear(res);
+        if (!ok) {
+            rc = log_error(s, "schema_migrations", NULL);
+            break;
+        }
+        if (done)
+            continue;
+        char now[24];
+        snprintf(now, sizeof now, "%lld", (long long)time(NULL));
+        const char *ins[] = {version, m->name, now};
+        rc = run_simple(s, "BEGIN");
+        if (rc == STORE_OK && (rc = run_simple(s, m->sql)) != STORE_OK)
+            fprintf(stderr, "parapet: postgresql: migration %s failed\n", m->name);
+        if (rc == STORE_OK) {
+            res = PQexecParams(PG(s)->conn, "INSERT INTO schema_migrations VALUES ($1, $2, $3)", 3, NULL, ins,
+                               NULL, NULL, 0);
+            rc = PQresultStatus(res) == PGRES_COMMAND_OK ? STORE_OK : log_error(s, "schema_migrations", res);
+            PQclear(res);
+        }
+        rc = rc == STORE_OK ? run_simple(s, "COMMIT") : (run_simple(s, "ROLLBACK"), STORE_ERROR);
+    }
+    run_simple(s, migrate_unlock_sql);
+    return rc == STORE_OK ? 0 : -1;
+}
+
+/* Text order and case folding must be the bytewise ones SQLite uses (names
+ * are unique without regard to ASCII case; lists sort by code point). */
+static int check_collation(struct store *s)
+{
+    PGresult *res = PQexec(PG(s)->conn, "SELECT datcollate FROM pg_database WHERE datname = current_database()");
+    bool ok = PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1;
+    const char *coll = ok ? PQgetvalue(res, 0, 0) : "";
+    ok = ok && (strcmp(coll, "C") == 0 || strcmp(coll, "POSIX") == 0 || strncmp(coll, "C.", 2) == 0);
+    if (!ok)
+        fprintf(stderr,
+                "parapet: postgresql: the database's collation is '%s'; parapet needs C "
+                "(createdb --locale=C --template=template0 NAME)\n",
+                coll);
+    PQclear(res);
+    return ok ? 0 : -1;
+}
+
+/* ---- opening, reconnecting ---- */
+
+/* NOTICEs ("already exists, skipping") are not for the operator's log. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static int connect_db(struct pg_store *d)
+{
+    if (d->conn)
+        PQfinish(d->conn);
+    memset(d->prepared, 0, sizeof d->prepared);
+    d->conn = PQconnectdb(d->conninfo);
+    if (PQstatus(d->conn) != CONNECTION_OK) {
+        fprintf(stderr, "parapet: postgresql: cannot connect: %s", PQerrorMessage(d->conn));
+        return -1;
+    }
+    PQsetNoticeProcessor(d->conn, ignore_notice, NULL);
+    /* durable commits whatever the server's default */
+    PGresult *res = PQexec(d->conn, "SET TIME ZONE 'UTC'; SET synchronous_commit = on");
+    PQclear(res);
+    return 0;
+}
+
+/* Every operation of the table is there (a missing one would crash a handler). */
+static bool ops_complete(void)
+{
+    const void *const *op = (const void *const *)&pgsql_ops;
+    for (size_t i = 0; i < sizeof pgsql_ops / sizeof(void *); i++)
+        if (!op[i]) {
+            fprintf(stderr, "parapet: postgresql: this build's backend lacks store operation %zu\n", i);
+            return false;
+        }
+    return true;
+}
+
+struct store *pgsql_store_open(const char *conninfo)
+{
+    if (!ops_complete())
+        return NULL;
+    struct pg_store *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->base.ops = &pgsql_ops;
+    d->conninfo = strdup(conninfo);
+    if (!d->conninfo || connect_db(d) != 0 || check_collation(&d->base) != 0 || migrate(&d->base) != 0) {
+        pg_close(&d->base);
+        return NULL;
+    }
+    return &d->base;
+}
+
+void pg_close(struct store *s)
+{
+    struct pg_store *d = PG(s);
+    if (d->conn)
+        PQfinish(d->conn);
+    free(d->conninfo);
+    free(d);
+}
+
+/* A connection that broke (the server restarted, the network dropped) is
+ * opened again at the next transaction; until then every call fails. */
+static int ensure_connected(struct store *s)
+{
+    struct pg_store *d = PG(s);
+    if (PQstatus(d->conn) == CONNECTION_OK)
+        return 0;
+    memset(d->prepared, 0, sizeof d->prepared);
+    PQreset(d->conn);
+    if (PQstatus(d->conn) != CONNECTION_OK)
+        return -1;
+    PQsetNoticeProcessor(d->conn, ignore_notice, NULL);
+    PGresult *res = PQexec(d->conn, "SET TIME ZONE 'UTC'; SET synchronous_commit = on");
+    PQclear(res);
+    return 0;
+}
+
+/* ---- transactions ---- */
+
+/* The change counter is read before BEGIN, in a transaction of its own:
+ * the transaction's snapshot is taken by its first statement after BEGIN, so
+ * whatever it reads is at least as new as the counter says (store.h,
+ * data_version). Both go in one round trip (libpq's pipeline mode, a sync
+ * after each so that they are two transactions). */
+static const char version_sql[] = "SELECT last_value + 1 FROM data_version";
+static const char begin_read_sql[] = "BEGIN ISOLATION LEVEL REPEATABLE READ";
+static const char begin_write_sql[] = "BEGIN";
+static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
+/* the HTTP layer's writes: durable through the group flush (pgsql/flush.c) */
+static const char async_commit_sql[] = "SET LOCAL synchronous_commit = off";
+
+static int begin_pipelined(struct store *s, bool write, int64_t *version)
+{
+    PGconn *c = PG(s)->conn;
+    const char *steps[] = {version_sql,
+                           NULL,
+                           write ? begin_write_sql : begin_read_sql,
+                           write ? write_lock_sql : NULL,
+                           write && PG(s)->deferred ? async_commit_sql : NULL,
+                           NULL};
+    if (!PQenterPipelineMode(c))
+        return log_error(s, "pipeline", NULL);
+    bool sent = true;
+    int syncs = 0;
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0] && sent; i++) {
+        if (!steps[i]) {
+            if (i == 0 || steps[i - 1]) { /* a sync ends each group */
+                sent = PQpipelineSync(c) == 1;
+                syncs++;
+            }
+            continue;
+        }
+        sent = PQsendQueryParams(c, steps[i], 0, NULL, NULL, NULL, NULL, 0) == 1;
+    }
+    int rc = sent ? STORE_OK : log_error(s, "pipeline", NULL);
+    /* read everything sent: each query's result then NULL; each sync's marker */
+    for (int got_syncs = 0; sent && got_syncs < syncs;) {
+        PGresult *res = PQgetResult(c);
+        if (!res) {
+            if (PQstatus(c) != CONNECTION_OK) {
+                rc = log_error(s, "pipeline", NULL);
+                break;
+            }
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_PIPELINE_SYNC)
+            got_syncs++;
+        else if (got_syncs == 0 && st == PGRES_TUPLES_OK && PQntuples(res) == 1)
+            *version = pg_int(res, 0, 0); /* the first group is the counter's */
+        else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && rc == STORE_OK)
+            rc = log_error(s, "begin", res);
+        PQclear(res);
+    }
+    PQexitPipelineMode(c);
+    return rc;
+}
+
+int pg_begin(struct store *s, bool write)
+{
+    struct pg_store *d = PG(s);
+    if (d->in_tx || ensure_connected(s) != 0)
+        return STORE_ERROR;
+    int64_t version = 0;
+    int rc = begin_pipelined(s, write, &version);
+    if (rc != STORE_OK && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) == 0)
+        rc = begin_pipelined(s, write, &version); /* closed by the server since (a restart): a new one */
+    if (rc != STORE_OK) {
+        if (PQstatus(d->conn) == CONNECTION_OK && PQtransactionStatus(d->conn) != PQTRANS_IDLE)
+            run_simple(s, "ROLLBACK");
+        return rc;
+    }
+    d->in_tx = true;
+    d->wrote = false;
+    d->write_tx = write;
+    d->version = (uint64_t)version;
+    if (write)
+        clock_gettime(CLOCK_MONOTONIC, &d->began);
+    return STORE_OK;
+}
+
+/* The change counter's bump, and the WAL position after the commit (the
+ * ticket of a deferred commit: pgsql/flush.c). */
+static const char bump_sql[] = "SELECT nextval('data_version'), (pg_current_wal_insert_lsn() - '0/0')::text";
+
+int pg_commit(struct store *s)
+{
+    struct pg_store *d = PG(s);
+    if (!d->in_tx)
+        return STORE_ERROR;
+    d->in_tx = false;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = run_simple(s, "COMMIT");
+    d->ticket = 0;
+    if (rc == STORE_OK && d->wrote) {
+        if (!(d->deferred && d->write_tx)) {
+            /* the commit waited for its own WAL flush: one commit per sync */
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            metrics_store_sync(1, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+        }
+        /* after the commit, so that a reader who sees the new value also
+         * sees the new rows (pgsql/db.h) */
+        int brc;
+        PGresult *res = pg_query(s, bump_sql, NULL, &brc);
+        if (d->deferred && d->write_tx) /* no position: wait for a flush of everything (UINT64_MAX > flushed) */
+            d->ticket = res && PQntuples(res) == 1 ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : UINT64_MAX;
+        PQclear(res);
+        if (d->write_tx) {
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            metrics_store_write((double)(now.tv_sec - d->began.tv_sec) +
+                                (double)(now.tv_nsec - d->began.tv_nsec) / 1e9);
+        }
+    }
+    d->wrote = false;
+    return rc;
+}
+
+int pg_rollback(struct store *s)
+{
+    struct pg_store *d = PG(s);
+    if (!d->in_tx)
+        return STORE_OK;
+    d->in_tx = false;
+    d->wrote = false;
+    return PQstatus(d->conn) == CONNECTION_OK ? run_simple(s, "ROLLBACK") : STORE_OK;
+}
+
+uint64_t pg_data_version(struct store *s)
+{
+    return PG(s)->in_tx ? PG(s)->version : 0;
+}
+

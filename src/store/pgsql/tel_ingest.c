@@ -1,0 +1,427 @@
+/* pgsql/tel_ingest.c — telemetry writes on PostgreSQL (store_ops.tel_ingest).
+ * The semantics are sqlite/tel_ingest.c's; the shape is PostgreSQL's:
+ * - flows go in slices, one statement a slice: the slice's columns as
+ *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
+ *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
+ *   and the new ones summed into the four roll-ups in the same statement
+ *   (a site hour's minutes as one vector, pg/011);
+ * - bandwidth samples go in slices of distinct keys, one upsert a slice;
+ * - events and flow-downs are one upsert each, whose affected rows say
+ *   whether the record changed anything;
+ * - WAF entries are grouped into events by pgsql/tel_waf.c.
+ * Nothing relies on catching a constraint error: one aborts the transaction. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/pgsql/db.h"
+
+enum { FLOW_SLICE = 4096, FLOW_COLS = 18 };
+
+/* ---- array parameters (PostgreSQL's array text: {a,"b",...}) ---- */
+
+struct pg_array {
+    char *p;
+    size_t len, cap;
+    bool failed;
+};
+
+static void arr_put(struct pg_array *a, const char *s, size_t n)
+{
+    if (a->failed)
+        return;
+    if (a->len + n + 2 > a->cap) {
+        size_t cap = a->cap ? a->cap : 4096;
+        while (a->len + n + 2 > cap)
+            cap *= 2;
+        char *grown = realloc(a->p, cap);
+        if (!grown) {
+            a->failed = true;
+            return;
+        }
+        a->p = grown;
+        a->cap = cap;
+    }
+    memcpy(a->p + a->len, s, n);
+    a->len += n;
+    a->p[a->len] = '\0';
+}
+
+static void arr_sep(struct pg_array *a)
+{
+    arr_put(a, a->len ? "," : "{", 1);
+}
+
+static void arr_int(struct pg_array *a, int64_t v)
+{
+    char num[24];
+    arr_sep(a);
+    arr_put(a, num, (size_t)snprintf(num, sizeof num, "%lld", (long long)v));
+}
+
+/* A quoted element: backslash and double quote escaped. */
+static void arr_text(struct pg_array *a, const char *v)
+{
+    arr_sep(a);
+    arr_put(a, "\"", 1);
+    for (const char *run = v; *run;) {
+        size_t n = strcspn(run, "\"\\");
+        arr_put(a, run, n);
+        run += n;
+        if (*run) {
+            char esc[2] = {'\\', *run++};
+            arr_put(a, esc, 2);
+        }
+    }
+    arr_put(a, "\"", 1);
+}
+
+/* An address key as bytea's hex input (\x...), its backslash escaped. */
+static void arr_key(struct pg_array *a, const uint8_t key[TEL_ADDR_KEY])
+{
+    static const char hex[] = "0123456789abcdef";
+    char text[4 + 2 * TEL_ADDR_KEY + 1] = "\"\\\\x";
+    for (int i = 0; i < TEL_ADDR_KEY; i++) {
+        text[4 + 2 * i] = hex[key[i] >> 4];
+        text[5 + 2 * i] = hex[key[i] & 15];
+    }
+    text[4 + 2 * TEL_ADDR_KEY] = '"';
+    arr_sep(a);
+    arr_put(a, text, sizeof text);
+}
+
+static const char *arr_end(struct pg_array *a)
+{
+    arr_put(a, a->len ? "}" : "{}", a->len ? 1 : 2);
+    return a->failed ? NULL : a->p;
+}
+
+/* ---- flows and their roll-ups ---- */
+
+#define ADD_SUMS(table)                                                                                      \
+    " DO UPDATE SET bytes = " table ".bytes + excluded.bytes, packets = " table ".packets + excluded.packets, " \
+    "flows = " table ".flows + excluded.flows"
+
+/* The slice's records in order (u.ord); the first of equal keys is the one
+ * stored, and `new` holds exactly the stored ones. The hourly keys are
+ * sqlite/tel_ingest.c's: app, source AS and protocol in decimal, country,
+ * and the destination as ip_format() writes it ($18, formatted here). The
+ * main statement (the daily upsert, which touches a row for every new
+ * flow) answers the number of new flows on each of its rows, none when
+ * there was none. */
+static const char flows_sql[] =
+    "WITH u AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], "
+    "$6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], "
+    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[]) WITH ORDINALITY AS "
+    "u(site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, "
+    "country, app, action, policy, dst_text, ord)), "
+    "ins AS (INSERT INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, "
+    "protocol, bytes, packets, src_as, country, app, action, policy) SELECT site_rid, ts, fid, holder_rid, "
+    "router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, country, app, action, policy "
+    "FROM u ORDER BY ord ON CONFLICT DO NOTHING RETURNING site_rid, ts, fid), "
+    "new AS (SELECT DISTINCT ON (u.site_rid, u.ts, u.fid) u.* FROM ins JOIN u USING (site_rid, ts, fid) "
+    "ORDER BY u.site_rid, u.ts, u.fid, u.ord), "
+    "by_dst AS (INSERT INTO tel_flow_minutes AS t (site_rid, minute, dst, action, policy, bytes, packets, flows) "
+    "SELECT site_rid, ts - ts % 60, dst, action, policy, sum(bytes), sum(packets), count(*) FROM new "
+    "GROUP BY 1, 2, 3, 4, 5 ON CONFLICT (site_rid, minute, dst, action, policy)" ADD_SUMS("t") "), "
+    "site_mins AS (SELECT site_rid, ts - ts % 3600 AS hour, action, policy, (ts % 3600 / 60)::int AS i, "
+    "sum(bytes)::bigint AS b, sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5), "
+    "by_site AS (INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) "
+    "SELECT site_rid, hour, action, policy, tel_minutes_vector(array_agg(i), array_agg(b), array_agg(p)), "
+    "sum(n)::bigint FROM site_mins GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, hour, action, policy) DO UPDATE "
+    "SET mins = tel_minutes_add(t.mins, excluded.mins), flows = t.flows + excluded.flows), "
+    "keyed AS (SELECT n.site_rid, n.ts - n.ts % 3600 AS hour, k.dim, k.key, n.bytes, n.packets FROM new n "
+    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), (4, n.dst_text), "
+    "(5, n.protocol::text)) AS k(dim, key)), "
+    "hours AS (INSERT INTO tel_flow_hours AS t (site_rid, dim, hour, key, bytes, packets, flows) "
+    "SELECT site_rid, dim, hour, key, sum(bytes), sum(packets), count(*) FROM keyed GROUP BY 1, 2, 3, 4 "
+    "ON CONFLICT (site_rid, dim, hour, key)" ADD_SUMS("t") ") "
+    "INSERT INTO tel_flow_days AS t (site_rid, dim, day, key, bytes, packets, flows) "
+    "SELECT site_rid, dim, hour - hour % 86400, key, sum(bytes), sum(packets), count(*) FROM keyed "
+    "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t")
+    " RETURNING (SELECT count(*) FROM new)";
+
+static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
+{
+    struct ip_addr a = {.family = key[0]};
+    memcpy(a.b, key + 1, 16);
+    ip_format(&a, out);
+}
+
+/* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
+ * them); *flows counts them, *stored the new ones. */
+static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
+{
+    *flows = *stored = 0;
+    size_t i = 0;
+    while (i < n) {
+        struct pg_array col[FLOW_COLS] = {0};
+        size_t in_slice = 0;
+        for (; i < n && in_slice < FLOW_SLICE; i++) {
+            const struct tel_record *r = &recs[i];
+            if (r->kind != TEL_FLOW)
+                continue;
+            const struct tel_flow *f = &r->u.flow;
+            char dst[NET_TEXT_MAX];
+            key_text(f->dst, dst);
+            arr_int(&col[0], r->place.site_rid);
+            arr_int(&col[1], f->time);
+            arr_int(&col[2], (int64_t)f->fid);
+            arr_int(&col[3], r->place.holder_rid);
+            arr_text(&col[4], f->router);
+            arr_key(&col[5], f->src);
+            arr_key(&col[6], f->dst);
+            arr_int(&col[7], f->src_port);
+            arr_int(&col[8], f->dst_port);
+            arr_int(&col[9], f->protocol);
+            arr_int(&col[10], f->bytes);
+            arr_int(&col[11], f->packets);
+            arr_int(&col[12], f->src_as);
+            arr_text(&col[13], f->country);
+            arr_text(&col[14], f->app);
+            arr_int(&col[15], f->action);
+            arr_text(&col[16], f->policy);
+            arr_text(&col[17], dst);
+            in_slice++;
+        }
+        int rc = STORE_OK;
+        if (in_slice) {
+            struct pg_params p = {0};
+            for (int c = 0; c < FLOW_COLS && rc == STORE_OK; c++) {
+                const char *text = arr_end(&col[c]);
+                if (!text)
+                    rc = STORE_ERROR;
+                pp_text(&p, text);
+            }
+            PGresult *res = rc == STORE_OK ? pg_query(s, flows_sql, &p, &rc) : NULL;
+            if (res && PQntuples(res) > 0)
+                *stored += (long)pg_int(res, 0, 0);
+            PQclear(res);
+            *flows += (long)in_slice;
+        }
+        for (int c = 0; c < FLOW_COLS; c++)
+            free(col[c].p);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    return STORE_OK;
+}
+
+/* ---- DDoS and flow-down events, bandwidth ---- */
+
+/* 1 stored or changed, 0 nothing new, -1 failure. A known event only
+ * closes (once) and raises its peaks. */
+static int upsert_ddos(struct store *s, const struct tel_record *r)
+{
+    static const char sql[] =
+        "INSERT INTO tel_ddos_events AS t (alert_id, family, customer_id, site_rid, holder_rid, holder_kind, "
+        "attack_type, start_time, end_time, max_bps, max_pps, severity, site_ip, ip_lo, ip_hi, profile_name, "
+        "profile_desc, p_type) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::bigint, $10, $11, $12, $13, $14, $15, "
+        "$16, $17, $18) ON CONFLICT (alert_id) DO UPDATE SET end_time = coalesce(t.end_time, excluded.end_time), "
+        "max_bps = greatest(t.max_bps, excluded.max_bps), max_pps = greatest(t.max_pps, excluded.max_pps) "
+        "WHERE (t.end_time IS NULL AND excluded.end_time IS NOT NULL) OR t.max_bps < excluded.max_bps "
+        "OR t.max_pps < excluded.max_pps";
+    const struct tel_ddos_event *e = &r->u.ev;
+    char end[24];
+    snprintf(end, sizeof end, "%lld", (long long)e->end_time);
+    struct pg_params p = {0};
+    pp_text(&p, e->alert_id);
+    pp_text(&p, r->place.family);
+    pp_text(&p, r->place.customer_id);
+    pp_int(&p, r->place.site_rid);
+    pp_int(&p, r->place.holder_rid);
+    pp_text(&p, r->place.holder_kind);
+    pp_text(&p, e->attack_type);
+    pp_int(&p, e->start_time);
+    pp_text(&p, e->end_time ? end : NULL);
+    pp_int(&p, e->max_bps);
+    pp_int(&p, e->max_pps);
+    pp_int(&p, e->severity);
+    pp_text(&p, e->site_ip);
+    pp_bytes(&p, e->ip_lo, TEL_ADDR_KEY);
+    pp_bytes(&p, e->ip_hi, TEL_ADDR_KEY);
+    pp_text(&p, e->profile_name);
+    pp_text(&p, e->profile_desc);
+    pp_int(&p, e->p_type);
+    long changed;
+    return pg_exec(s, sql, &p, &changed) == STORE_OK ? changed > 0 : -1;
+}
+
+/* A known flow-down only closes, once. */
+static int upsert_flow_down(struct store *s, const struct tel_record *r)
+{
+    static const char sql[] =
+        "INSERT INTO tel_flow_downs AS t (alert_id, customer_id, site_rid, router_name, start_time, end_time) "
+        "VALUES ($1, $2, $3, $4, $5, $6::bigint) ON CONFLICT (alert_id) DO UPDATE SET end_time = excluded.end_time "
+        "WHERE t.end_time IS NULL AND excluded.end_time IS NOT NULL";
+    const struct tel_flow_down *d = &r->u.down;
+    char end[24];
+    snprintf(end, sizeof end, "%lld", (long long)d->end_time);
+    struct pg_params p = {0};
+    pp_text(&p, d->alert_id);
+    pp_text(&p, r->place.customer_id);
+    pp_int(&p, r->place.site_rid);
+    pp_text(&p, d->router_name);
+    pp_int(&p, d->start_time);
+    pp_text(&p, d->end_time ? end : NULL);
+    long changed;
+    return pg_exec(s, sql, &p, &changed) == STORE_OK ? changed > 0 : -1;
+}
+
+/* Bandwidth samples go in slices too, one upsert a slice: a known sample
+ * changes only when its values do, and the rows the statement inserted or
+ * changed are the samples stored. A key may be affected once per
+ * statement, so a sample whose key is already in the slice starts the next
+ * one (the later sample then replaces the earlier, as one by one). */
+static const char bandwidth_sql[] =
+    "INSERT INTO tel_bandwidth AS t (site_rid, minute, node, raw_in, raw_out, clean_in, clean_out) "
+    "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[], "
+    "$7::bigint[]) ON CONFLICT (site_rid, minute, node) DO UPDATE SET raw_in = excluded.raw_in, "
+    "raw_out = excluded.raw_out, clean_in = excluded.clean_in, clean_out = excluded.clean_out "
+    "WHERE t.raw_in <> excluded.raw_in OR t.raw_out <> excluded.raw_out OR t.clean_in <> excluded.clean_in "
+    "OR t.clean_out <> excluded.clean_out";
+
+enum { BW_COLS = 7, BW_SLOTS = 2 * FLOW_SLICE };
+
+static bool same_sample(const struct tel_record *a, const struct tel_record *b)
+{
+    return a->place.site_rid == b->place.site_rid && a->u.bw.minute == b->u.bw.minute &&
+           strcmp(a->u.bw.node, b->u.bw.node) == 0;
+}
+
+static size_t sample_hash(const struct tel_record *r)
+{
+    uint64_t h = (uint64_t)r->place.site_rid * 0x9e3779b97f4a7c15u ^ (uint64_t)r->u.bw.minute;
+    for (const char *c = r->u.bw.node; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3u;
+    return (size_t)(h % BW_SLOTS);
+}
+
+/* Adds r's key to the slice's set (slots hold record indices + 1); false
+ * when it is there already. */
+static bool slice_add(const struct tel_record *recs, size_t *slots, size_t i)
+{
+    size_t h = sample_hash(&recs[i]);
+    for (; slots[h]; h = (h + 1) % BW_SLOTS)
+        if (same_sample(&recs[slots[h] - 1], &recs[i]))
+            return false;
+    slots[h] = i + 1;
+    return true;
+}
+
+static int flush_bandwidth(struct store *s, struct pg_array *col, long *stored)
+{
+    struct pg_params p = {0};
+    int rc = STORE_OK;
+    for (int c = 0; c < BW_COLS; c++) {
+        const char *text = arr_end(&col[c]);
+        if (!text)
+            rc = STORE_ERROR;
+        pp_text(&p, text);
+    }
+    long changed = 0;
+    if (rc == STORE_OK)
+        rc = pg_exec(s, bandwidth_sql, &p, &changed);
+    *stored += changed;
+    for (int c = 0; c < BW_COLS; c++) {
+        free(col[c].p);
+        col[c] = (struct pg_array){0};
+    }
+    return rc;
+}
+
+/* Stores the bandwidth samples among recs[0..n); *samples counts them,
+ * *stored the new or changed ones. */
+static int store_bandwidth(struct store *s, const struct tel_record *recs, size_t n, long *samples, long *stored)
+{
+    *samples = *stored = 0;
+    size_t *slots = calloc(BW_SLOTS, sizeof *slots), in_slice = 0;
+    struct pg_array col[BW_COLS] = {0};
+    int rc = slots ? STORE_OK : STORE_ERROR;
+    for (size_t i = 0; i < n && rc == STORE_OK; i++) {
+        const struct tel_record *r = &recs[i];
+        if (r->kind != TEL_BANDWIDTH)
+            continue;
+        if (in_slice == FLOW_SLICE || !slice_add(recs, slots, i)) {
+            rc = flush_bandwidth(s, col, stored);
+            memset(slots, 0, BW_SLOTS * sizeof *slots);
+            in_slice = 0;
+            slice_add(recs, slots, i);
+        }
+        const struct tel_bandwidth *b = &r->u.bw;
+        arr_int(&col[0], r->place.site_rid);
+        arr_int(&col[1], b->minute);
+        arr_text(&col[2], b->node);
+        arr_int(&col[3], b->raw_in);
+        arr_int(&col[4], b->raw_out);
+        arr_int(&col[5], b->clean_in);
+        arr_int(&col[6], b->clean_out);
+        in_slice++;
+        (*samples)++;
+    }
+    if (rc == STORE_OK && in_slice)
+        rc = flush_bandwidth(s, col, stored);
+    for (int c = 0; c < BW_COLS; c++)
+        free(col[c].p);
+    free(slots);
+    return rc;
+}
+
+int pg_tel_waf_add(struct store *s, const struct tel_record *r); /* pgsql/tel_waf.c */
+
+/* Flows and bandwidth samples do not depend on the other records (nor
+ * they on them): they are stored after the others, which go one by one in
+ * their order. */
+/* The monthly partitions of the flow and bandwidth tables (pg/010) for the
+ * times of this batch, made before the rows go in. */
+static int cover_months(struct store *s, const struct tel_record *recs, size_t n)
+{
+    static const char sql[] = "SELECT tel_partitions_cover($1, $2)";
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = recs[i].kind == TEL_FLOW ? recs[i].u.flow.time
+                    : recs[i].kind == TEL_BANDWIDTH ? recs[i].u.bw.minute
+                                                    : INT64_MIN;
+        if (t == INT64_MIN)
+            continue;
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
+    }
+    if (lo > hi)
+        return STORE_OK;
+    struct pg_params p = {0};
+    pp_int(&p, lo);
+    pp_int(&p, hi);
+    return pg_exec(s, sql, &p, NULL);
+}
+
+int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        const struct tel_record *r = &recs[i];
+        int added = 0;
+        switch (r->kind) {
+        case TEL_FLOW:
+        case TEL_BANDWIDTH: continue;
+        case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
+        case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
+        case TEL_WAF_LOG: added = pg_tel_waf_add(s, r); break;
+        }
+        if (added < 0)
+            return STORE_ERROR;
+        out->records++;
+        if (added)
+            out->stored++;
+        else
+            out->duplicates++;
+    }
+    long flows, stored, samples, changed;
+    if (cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
+        store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK)
+        return STORE_ERROR;
+    out->records += flows + samples;
+    out->stored += stored + changed;
+    out->duplicates += flows - stored + samples - changed;
+    return STORE_OK;
+}

@@ -1,0 +1,481 @@
+/* pgsql/tel_op.c — the reads of the Origin Protection and CleanPipe
+ * dashboards on PostgreSQL, as sqlite/tel_op.c: DDoS event lists,
+ * flow-down events, a site's traffic volume, one event, per-minute sums,
+ * top keys and traffic patterns of the flows. Sums are cast back to bigint
+ * (PostgreSQL's sum of bigint is numeric) so that they answer as integers
+ * and divide as integers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/pgsql/db.h"
+#include "store/tel_vector.h"
+
+enum { OID_BYTEA = 17 };
+
+/* Copies a bytea column (text output, \x...) into key[size] (zero-filled);
+ * its length, -1 when it is not one. */
+static int col_bytes(const PGresult *res, int row, int col, uint8_t *key, size_t size)
+{
+    memset(key, 0, size);
+    size_t len = 0;
+    unsigned char *raw = PQunescapeBytea((const unsigned char *)PQgetvalue(res, row, col), &len);
+    if (!raw)
+        return -1;
+    int n = len <= size ? (int)len : -1;
+    if (n > 0)
+        memcpy(key, raw, len);
+    PQfreemem(raw);
+    return n;
+}
+
+static void key_text(const uint8_t key[TEL_ADDR_KEY], char *out, size_t size)
+{
+    struct ip_addr a = {.family = key[0]};
+    memcpy(a.b, key + 1, 16);
+    char text[NET_TEXT_MAX];
+    ip_format(&a, text);
+    snprintf(out, size, "%s", text);
+}
+
+/* ---- DDoS events and flow-down events ---- */
+
+/* The events of a query: $1 customer, $2 family, $3 site rids or NULL,
+ * $4 from, $5 to, $6 status, $7 alert_id, $8 site_ip, $9 attack_type. */
+#define EVENTS_WHERE                                                                                         \
+    " FROM tel_ddos_events e WHERE customer_id = $1 AND family = $2 "                                          \
+    "AND ($3::bigint[] IS NULL OR site_rid = ANY($3::bigint[])) "                                              \
+    "AND start_time <= $5 AND (end_time IS NULL OR end_time >= $4) "                                         \
+    "AND ($6::int = 2 OR ($6::int = 1) = (end_time IS NULL)) AND ($7::text IS NULL OR alert_id = $7) "        \
+    "AND ($8::text IS NULL OR site_ip = $8) AND ($9::text IS NULL OR attack_type = $9)"
+
+/* An event's answered peak: the recorded one, or the highest one-minute
+ * rate of the flows toward its range during the event (its start's minute
+ * to its end's, or now's), whichever is larger (docs/decisions.md,
+ * "Dashboards"); integer division as in SQLite. */
+#define EV_PEAK(col, sum)                                                                                    \
+    "greatest(e." col ", coalesce((SELECT sum(m." sum ")::bigint FROM tel_flow_minutes m WHERE m.site_rid = " \
+    "e.site_rid AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, "     \
+    "floor(extract(epoch FROM statement_timestamp()))::bigint) AND m.dst BETWEEN e.ip_lo AND e.ip_hi "            \
+    "GROUP BY m.minute ORDER BY 1 DESC LIMIT 1), 0) / 60)"
+
+static void events_params(struct pg_params *p, const struct tel_event_query *q, const char *sites)
+{
+    pp_text(p, q->customer_id);
+    pp_text(p, q->family);
+    pp_text(p, sites);
+    pp_int(p, q->from);
+    pp_int(p, q->to);
+    pp_int(p, (int64_t)q->status);
+    pp_text(p, q->alert_id);
+    pp_text(p, q->site_ip);
+    pp_text(p, q->attack_type);
+}
+
+/* The site rids as an int8[] literal; NULL (and *fail false) for none. */
+static char *sites_array(const struct tel_event_query *q, bool *fail)
+{
+    *fail = false;
+    if (!q->site_rids)
+        return NULL;
+    char *text = malloc(q->n_sites * 21 + 3);
+    if (!text) {
+        *fail = true;
+        return NULL;
+    }
+    size_t len = 0;
+    text[len++] = '{';
+    for (size_t i = 0; i < q->n_sites; i++)
+        len += (size_t)sprintf(text + len, "%s%lld", i ? "," : "", (long long)q->site_rids[i]);
+    text[len++] = '}';
+    text[len] = '\0';
+    return text;
+}
+
+int pg_tel_events_list(struct store *s, const struct tel_event_query *q, json_t **rows, long *total)
+{
+    static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
+    static const char list_sql[] =
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
+        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT $10 OFFSET $11";
+    *rows = NULL;
+    bool fail;
+    char *sites = sites_array(q, &fail);
+    if (fail)
+        return STORE_ERROR;
+    struct pg_params p = {0};
+    events_params(&p, q, sites);
+    PGresult *res;
+    int rc = pg_one(s, count_sql, &p, &res);
+    if (rc == STORE_OK) {
+        *total = (long)pg_int(res, 0, 0);
+        PQclear(res);
+        pp_limit(&p, q->limit);
+        pp_offset(&p, q->offset);
+        rc = pg_rows_json(s, list_sql, &p, rows);
+    }
+    free(sites);
+    return rc == STORE_NOT_FOUND ? STORE_ERROR : rc;
+}
+
+int pg_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int64_t to, enum tel_status status,
+                           json_t **rows)
+{
+    static const char sql[] =
+        "SELECT alert_id, router_name, start_time, end_time FROM tel_flow_downs WHERE site_rid = $1 "
+        "AND start_time <= $3 AND (end_time IS NULL OR end_time >= $2) "
+        "AND ($4::int = 2 OR ($4::int = 1) = (end_time IS NULL)) ORDER BY start_time DESC, alert_id";
+    struct pg_params p = {0};
+    pp_int(&p, site_rid);
+    pp_int(&p, from);
+    pp_int(&p, to);
+    pp_int(&p, (int64_t)status);
+    return pg_rows_json(s, sql, &p, rows);
+}
+
+/* Host events first, while the network event still says which they are. */
+int pg_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped)
+{
+    static const char hosts_sql[] =
+        "UPDATE tel_ddos_events h SET end_time = $2, stopped_by = 'api' WHERE h.end_time IS NULL "
+        "AND h.holder_kind = 'cp.host' AND EXISTS (SELECT 1 FROM tel_ddos_events n WHERE n.alert_id = $1 "
+        "AND n.end_time IS NULL AND n.site_rid = h.site_rid AND n.ip_lo <= h.ip_lo AND h.ip_hi <= n.ip_hi "
+        "AND n.alert_id <> h.alert_id)";
+    static const char event_sql[] =
+        "UPDATE tel_ddos_events SET end_time = $2, stopped_by = 'api' WHERE end_time IS NULL AND alert_id = $1";
+    *stopped = 0;
+    for (int pass = hosts_too ? 0 : 1; pass < 2; pass++) {
+        struct pg_params p = {0};
+        pp_text(&p, alert_id);
+        pp_int(&p, now);
+        long n;
+        if (pg_exec(s, pass == 0 ? hosts_sql : event_sql, &p, &n) != STORE_OK)
+            return STORE_ERROR;
+        *stopped += n;
+    }
+    return STORE_OK;
+}
+
+int pg_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
+                       int64_t *packets)
+{
+    static const char sql[] = "SELECT hour, mins FROM tel_site_hours WHERE site_rid = $1 AND hour > $2::bigint - 3600 "
+                              "AND hour < $3";
+    struct pg_params p = {0};
+    pp_int(&p, site_rid);
+    pp_int(&p, from);
+    pp_int(&p, to);
+    int rc;
+    PGresult *res = pg_query(s, sql, &p, &rc);
+    if (!res)
+        return rc;
+    *bytes = *packets = 0;
+    uint8_t mins[TEL_VEC_BYTES];
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
+        if (col_bytes(res, i, 1, mins, sizeof mins) != TEL_VEC_BYTES)
+            rc = STORE_ERROR;
+        else
+            tel_vec_sum(mins, pg_int(res, i, 0), from, to, bytes, packets);
+    }
+    PQclear(res);
+    return rc;
+}
+
+/* ---- one event, and the flows toward an event or a site (store/telemetry_op.h) ---- */
+
+int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out)
+{
+    static const char sql[] =
+        "SELECT e.eid, e.site_rid, e.alert_id, e.customer_id, s.kind, e.holder_kind, e.start_time, "
+        "coalesce(e.end_time, 0), e.ip_lo, e.ip_hi FROM tel_ddos_events e JOIN resources s ON s.rid = "
+        "e.site_rid WHERE e.alert_id = $1 AND e.family = $2";
+    memset(out, 0, sizeof *out);
+    struct pg_params p = {0};
+    pp_text(&p, alert_id);
+    pp_text(&p, family);
+    PGresult *res;
+    int rc = pg_one(s, sql, &p, &res);
+    if (rc != STORE_OK)
+        return rc;
+    out->eid = pg_int(res, 0, 0);
+    out->site_rid = pg_int(res, 0, 1);
+    pg_text(res, 0, 2, out->alert_id, sizeof out->alert_id);
+    pg_text(res, 0, 3, out->customer_id, sizeof out->customer_id);
+    pg_text(res, 0, 4, out->site_kind, sizeof out->site_kind);
+    pg_text(res, 0, 5, out->holder_kind, sizeof out->holder_kind);
+    out->start_time = pg_int(res, 0, 6);
+    out->end_time = pg_int(res, 0, 7);
+    if (col_bytes(res, 0, 8, out->range.lo, TEL_ADDR_KEY) != TEL_ADDR_KEY ||
+        col_bytes(res, 0, 9, out->range.hi, TEL_ADDR_KEY) != TEL_ADDR_KEY)
+        rc = STORE_ERROR;
+    PQclear(res);
+    return rc;
+}
+
+/* ---- flows: per-minute sums ---- */
+
+/* Summed per minute and action here (SQLite sums in C: its GROUP BY would
+ * sort); the site-level roll-up (an hour's minutes a row) answers when there
+ * is no destination range. Parameters: the site ($1 rid, or $1 customer and
+ * $5 kind), $2 from, $3 to, $4 policy or NULL, then the range's lo and hi. */
+#define MINUTES_SQL(table, sites, range)                                                                     \
+    "SELECT m.minute, (m.action <> 0)::int, sum(m.bytes)::bigint, sum(m.packets)::bigint FROM " table " m "    \
+    "WHERE " sites " AND m.minute >= $2 AND m.minute < $3 AND ($4::text IS NULL OR m.policy = $4)" range       \
+    " GROUP BY 1, 2"
+#define SITE_HOURS_SQL(sites)                                                                                \
+    "SELECT m.hour, (m.action <> 0)::int, m.mins FROM tel_site_hours m WHERE " sites                           \
+    " AND m.hour > $2::bigint - 3600 AND m.hour < $3 AND ($4::text IS NULL OR m.policy = $4)"
+#define ONE_SITE       "m.site_rid = $1"
+#define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = $1 AND kind = $5)"
+
+/* Longer windows are cut (the sums are dense, a slot a minute: 5.8 MB at
+ * most); retention keeps 35 days by default. */
+enum { MINUTES_MAX_SPAN = 100 * 86400 };
+
+int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
+{
+    static const char *const sql[2][2] = {
+        {SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
+        {MINUTES_SQL("tel_flow_minutes", ONE_SITE, " AND m.dst BETWEEN $5 AND $6"),
+         MINUTES_SQL("tel_flow_minutes", CUSTOMER_SITES, " AND m.dst BETWEEN $6 AND $7")}};
+    *out = NULL;
+    *n = 0;
+    int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
+    int64_t to = q->to - first > MINUTES_MAX_SPAN ? first + MINUTES_MAX_SPAN : q->to;
+    if (to <= first)
+        return STORE_OK;
+    struct pg_params p = {0};
+    if (q->site_rid)
+        pp_int(&p, q->site_rid);
+    else
+        pp_text(&p, q->customer_id ? q->customer_id : "");
+    pp_int(&p, q->from);
+    pp_int(&p, to);
+    pp_text(&p, q->policy);
+    if (!q->site_rid)
+        pp_text(&p, q->site_kind ? q->site_kind : "");
+    if (q->range) {
+        pp_bytes(&p, q->range->lo, TEL_ADDR_KEY);
+        pp_bytes(&p, q->range->hi, TEL_ADDR_KEY);
+    }
+    int rc;
+    PGresult *res = pg_query(s, sql[q->range != NULL][q->site_rid == 0], &p, &rc);
+    if (!res)
+        return rc;
+    size_t nslots = (size_t)((to - first + 59) / 60);
+    struct tel_minute *slots = calloc(nslots, sizeof *slots);
+    if (!slots) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    uint8_t mins[TEL_VEC_BYTES];
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
+        int action = pg_int(res, i, 1) ? 1 : 0;
+        if (q->range) {
+            tel_minutes_add_to(slots, first, to, pg_int(res, i, 0), action, pg_int(res, i, 2), pg_int(res, i, 3));
+            continue;
+        }
+        if (col_bytes(res, i, 2, mins, sizeof mins) != TEL_VEC_BYTES) {
+            rc = STORE_ERROR;
+            break;
+        }
+        tel_vec_add_to_minutes(slots, first, q->from, to, pg_int(res, i, 0), action, mins);
+    }
+    PQclear(res);
+    if (rc != STORE_OK) {
+        free(slots);
+        return rc;
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < nslots; i++)
+        if (slots[i].minute)
+            slots[used++] = slots[i];
+    if (!used) {
+        free(slots);
+        return STORE_OK;
+    }
+    *out = realloc(slots, used * sizeof *slots);
+    if (!*out)
+        *out = slots; /* shrinking failed: keep the larger block */
+    *n = used;
+    return STORE_OK;
+}
+
+/* ---- flows: top keys ---- */
+
+/* Raw flows: $1 site, $2 from, $3 to, $4/$5 range or NULL; the lists add
+ * $6 by packets (0/1) and $7 limit. */
+#define RAW_WHERE                                                                                            \
+    " FROM tel_flows f WHERE f.site_rid = $1 AND f.ts >= $2 AND f.ts < $3 "                                    \
+    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea)"
+#define TOP_RAW(col)                                                                                         \
+    "SELECT " col ", max(f.country), sum(f.bytes)::bigint, sum(f.packets)::bigint, count(*)" RAW_WHERE        \
+    " GROUP BY 1 ORDER BY CASE WHEN $6::int <> 0 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT $7"
+#define TOP_RAW_ALL                                                                                          \
+    "SELECT NULL, '', coalesce(sum(f.bytes), 0)::bigint, coalesce(sum(f.packets), 0)::bigint, count(*)"      \
+    RAW_WHERE
+/* The roll-up rows of [$2, $3): whole days [$5, $6) from tel_flow_days,
+ * the hours before and after them from tel_flow_hours ($4 the dimension);
+ * the lists add $7 by packets and $8 limit. */
+#define HOURLY_ROWS                                                                                          \
+    "(SELECT key, bytes, packets, flows FROM tel_flow_hours WHERE site_rid = $1 AND dim = $4 AND hour >= $2 "  \
+    "AND hour < $5 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_days WHERE site_rid = $1 AND "     \
+    "dim = $4 AND day >= $5 AND day < $6 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_hours "    \
+    "WHERE site_rid = $1 AND dim = $4 AND hour >= $6 AND hour < $3) h"
+#define TOP_HOURS                                                                                            \
+    "SELECT h.key, '', sum(h.bytes)::bigint, sum(h.packets)::bigint, sum(h.flows)::bigint FROM " HOURLY_ROWS   \
+    " GROUP BY 1 ORDER BY CASE WHEN $7::int <> 0 THEN sum(h.packets) ELSE sum(h.bytes) END DESC, 1 LIMIT $8"
+#define TOP_HOURS_ALL                                                                                        \
+    "SELECT NULL, '', coalesce(sum(h.bytes), 0)::bigint, coalesce(sum(h.packets), 0)::bigint, "              \
+    "coalesce(sum(h.flows), 0)::bigint FROM " HOURLY_ROWS
+
+static const char *const top_raw_sql[] = {
+    [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
+    [TEL_DIM_COUNTRY] = TOP_RAW("f.country"),   [TEL_DIM_DST] = TOP_RAW("f.dst"),
+    [TEL_DIM_PROTOCOL] = TOP_RAW("f.protocol"), [TEL_DIM_SRC] = TOP_RAW("f.src"),
+    [TEL_DIM_SRC_PORT] = TOP_RAW("f.src_port"), [TEL_DIM_DST_PORT] = TOP_RAW("f.dst_port"),
+};
+static const char top_raw_all_sql[] = TOP_RAW_ALL;
+static const char top_hours_sql[] = TOP_HOURS;
+static const char top_hours_all_sql[] = TOP_HOURS_ALL;
+
+/* The parameters shared by the sums and the list. */
+static void top_params(struct pg_params *p, const struct tel_top_query *q)
+{
+    pp_int(p, q->site_rid);
+    pp_int(p, q->from);
+    pp_int(p, q->to);
+    if (q->hourly) {
+        int64_t day_from = q->from + (86400 - q->from % 86400) % 86400, day_to = q->to - q->to % 86400;
+        if (day_from >= day_to)
+            day_from = day_to = q->to; /* no whole day: hours only */
+        pp_int(p, q->dim);
+        pp_int(p, day_from);
+        pp_int(p, day_to);
+    } else if (q->range) {
+        pp_bytes(p, q->range->lo, TEL_ADDR_KEY);
+        pp_bytes(p, q->range->hi, TEL_ADDR_KEY);
+    } else {
+        pp_text(p, NULL);
+        pp_text(p, NULL);
+    }
+}
+
+/* Row i as a top row: integer keys in decimal (their text), address keys
+ * as addresses, text as is. */
+static void read_top_row(const PGresult *res, int i, struct tel_top_row *row)
+{
+    memset(row, 0, sizeof *row);
+    if (PQftype(res, 0) == OID_BYTEA && !PQgetisnull(res, i, 0)) {
+        uint8_t key[TEL_ADDR_KEY];
+        if (col_bytes(res, i, 0, key, sizeof key) == TEL_ADDR_KEY)
+            key_text(key, row->key, sizeof row->key);
+    } else {
+        pg_text(res, i, 0, row->key, sizeof row->key);
+    }
+    pg_text(res, i, 1, row->country, sizeof row->country);
+    row->bytes = pg_int(res, i, 2);
+    row->packets = pg_int(res, i, 3);
+    row->flows = pg_int(res, i, 4);
+}
+
+int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all)
+{
+    *out = NULL;
+    *n = 0;
+    bool raw_dim = q->dim >= TEL_DIM_APP && q->dim <= TEL_DIM_DST_PORT;
+    if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
+        return STORE_ERROR;
+    struct pg_params p = {0};
+    top_params(&p, q);
+    PGresult *res;
+    if (all) {
+        memset(all, 0, sizeof *all);
+        if (pg_one(s, q->hourly ? top_hours_all_sql : top_raw_all_sql, &p, &res) != STORE_OK)
+            return STORE_ERROR;
+        read_top_row(res, 0, all);
+        PQclear(res);
+    }
+    pp_int(&p, q->by_packets);
+    pp_int(&p, q->limit);
+    int rc;
+    if (!(res = pg_query(s, q->hourly ? top_hours_sql : top_raw_sql[q->dim], &p, &rc)))
+        return rc;
+    *out = calloc((size_t)q->limit, sizeof **out);
+    if (!*out) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    for (int i = 0; i < PQntuples(res) && *n < (size_t)q->limit; i++)
+        read_top_row(res, i, &(*out)[(*n)++]);
+    PQclear(res);
+    return STORE_OK;
+}
+
+/* ---- flows: traffic patterns ---- */
+
+/* Traffic patterns ordered by column `by`: 7 bytes, 8 packets, 9 the peak
+ * minute's bytes, 10 its packets (enum tel_pattern_order + 7). The source
+ * network is the key's first 4 bytes (IPv4: family and /24) or 7 (IPv6: /48). */
+#define PATTERNS_SQL(by)                                                                                     \
+    "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b)::bigint, sum(p)::bigint, max(b), "      \
+    "max(p) FROM (SELECT CASE WHEN get_byte(f.src, 0) = 4 THEN substring(f.src FROM 1 FOR 4) ELSE "           \
+    "substring(f.src FROM 1 FOR 7) END AS net, f.router AS router, f.protocol AS protocol, f.src_port AS "   \
+    "src_port, f.dst_port AS dst_port, f.src_as AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes)::bigint AS " \
+    "b, sum(f.packets)::bigint AS p FROM tel_flows f WHERE f.site_rid = $1 AND f.ts >= $2 AND f.ts < $3 "     \
+    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea) GROUP BY 1, 2, 3, 4, 5, 6, 7) x "              \
+    "GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT $6"
+
+int pg_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
+                       enum tel_pattern_order order, long limit, struct tel_pattern **out, size_t *n)
+{
+    static const char *const sql[] = {PATTERNS_SQL("7"), PATTERNS_SQL("8"), PATTERNS_SQL("9"), PATTERNS_SQL("10")};
+    *out = NULL;
+    *n = 0;
+    if (limit <= 0)
+        return STORE_OK;
+    if ((unsigned)order >= sizeof sql / sizeof *sql)
+        return STORE_ERROR;
+    struct pg_params p = {0};
+    pp_int(&p, site_rid);
+    pp_int(&p, from);
+    pp_int(&p, to);
+    if (range) {
+        pp_bytes(&p, range->lo, TEL_ADDR_KEY);
+        pp_bytes(&p, range->hi, TEL_ADDR_KEY);
+    } else {
+        pp_text(&p, NULL);
+        pp_text(&p, NULL);
+    }
+    pp_int(&p, limit);
+    int rc;
+    PGresult *res = pg_query(s, sql[order], &p, &rc);
+    if (!res)
+        return rc;
+    *out = calloc((size_t)limit, sizeof **out);
+    if (!*out) {
+        PQclear(res);
+        return STORE_ERROR;
+    }
+    for (int i = 0; i < PQntuples(res) && *n < (size_t)limit; i++) {
+        struct tel_pattern *pat = &(*out)[(*n)++];
+        uint8_t key[TEL_ADDR_KEY];
+        col_bytes(res, i, 0, key, sizeof key);
+        char addr[NET_TEXT_MAX];
+        key_text(key, addr, sizeof addr);
+        snprintf(pat->cidr, sizeof pat->cidr, "%s/%d", addr, key[0] == NET_V4 ? 24 : 48);
+        pg_text(res, i, 1, pat->router, sizeof pat->router);
+        pat->protocol = (int)pg_int(res, i, 2);
+        pat->src_port = (int)pg_int(res, i, 3);
+        pat->dst_port = (int)pg_int(res, i, 4);
+        pat->src_as = pg_int(res, i, 5);
+        pat->bytes = pg_int(res, i, 6);
+        pat->packets = pg_int(res, i, 7);
+        pat->peak_bytes = pg_int(res, i, 8);
+        pat->peak_packets = pg_int(res, i, 9);
+    }
+    PQclear(res);
+    return STORE_OK;
+}

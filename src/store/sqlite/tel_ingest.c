@@ -1,0 +1,480 @@
+/* sqlite/tel_ingest.c — telemetry writes on SQLite (store_ops.tel_ingest,
+ * tel_purge). Flows new to the store are summed into the roll-ups in
+ * memory, one upsert per key per write transaction (at its commit); WAF entries are grouped into events
+ * by the quiet-gap rule (docs/telemetry.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/crypto.h"
+#include "store/sqlite/db.h"
+#include "store/tel_sums.h"
+#include "store/tel_vector.h"
+
+/* ---- flow roll-ups ---- */
+
+/* The keys of the roll-ups; each item is its key then its counts
+ * (tel_sums.h). A site minute is a minute with dst all zero: they go to
+ * tel_site_hours, an hour's minutes in one row (tel_vector.h). */
+struct minute_item {
+    struct minute_key {
+        int64_t site_rid, minute;
+        uint8_t dst[TEL_ADDR_KEY];
+        uint8_t action;
+        char policy[33];
+    } key;
+    struct tel_counts c;
+};
+
+enum { DIM_APP = 1, DIM_AS = 2, DIM_COUNTRY = 3, DIM_DST = 4, DIM_PROTOCOL = 5, DIMS = 5 };
+
+/* The key of a dimension as the flow holds it (text for the application and
+ * the country; int64 bytes for the AS and the protocol; the destination's
+ * address key): made text (hour_key_text) once per row written, not per flow. */
+struct hour_item {
+    struct hour_key {
+        int64_t site_rid, hour; /* a day's start in tel_flow_days */
+        int32_t dim;
+        char key[NET_TEXT_MAX];
+    } key;
+    struct tel_counts c;
+};
+
+/* What the flows of a write transaction add to the roll-ups, written once
+ * per key before it commits (sq_tel_flush), or early past PENDING_MAX keys. */
+struct tel_pending {
+    struct tel_sums minutes, site_minutes, hours, days;
+};
+
+enum { PENDING_MAX = 1 << 18 };
+
+static int cmp_minute(const void *pa, const void *pb)
+{
+    const struct minute_key *a = pa, *b = pb;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (a->minute != b->minute)
+        return a->minute < b->minute ? -1 : 1;
+    int c = memcmp(a->dst, b->dst, TEL_ADDR_KEY);
+    if (c)
+        return c;
+    if (a->action != b->action)
+        return a->action - b->action;
+    return strcmp(a->policy, b->policy);
+}
+
+/* Site minutes by site, hour, action, policy, then minute: the minutes of
+ * one row of tel_site_hours in a run. */
+static int cmp_site_hour(const void *pa, const void *pb)
+{
+    const struct minute_key *a = pa, *b = pb;
+    int64_t ha = a->minute - a->minute % 3600, hb = b->minute - b->minute % 3600;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (ha != hb)
+        return ha < hb ? -1 : 1;
+    if (a->action != b->action)
+        return a->action - b->action;
+    int c = strcmp(a->policy, b->policy);
+    if (c)
+        return c;
+    return a->minute < b->minute ? -1 : a->minute > b->minute;
+}
+
+static int cmp_hour(const void *pa, const void *pb)
+{
+    const struct hour_key *a = pa, *b = pb;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (a->dim != b->dim)
+        return a->dim - b->dim;
+    if (a->hour != b->hour)
+        return a->hour < b->hour ? -1 : 1;
+    return memcmp(a->key, b->key, sizeof a->key);
+}
+
+static struct tel_pending *pending(struct store *s)
+{
+    struct sqlite_store *d = DB(s);
+    if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
+        tel_sums_init(&d->tel_pending->minutes, sizeof(struct minute_item), sizeof(struct minute_key));
+        tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
+        tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
+        tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
+    }
+    return d->tel_pending;
+}
+
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* The text tel_flow_hours keeps for a key of add_sums. */
+static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
+{
+    int64_t v;
+    struct ip_addr a;
+    switch (k->dim) {
+    case DIM_AS:
+    case DIM_PROTOCOL:
+        memcpy(&v, k->key, sizeof v);
+        snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
+        break;
+    case DIM_DST:
+        memset(&a, 0, sizeof a);
+        a.family = (uint8_t)k->key[0];
+        memcpy(a.b, k->key + 1, 16);
+        ip_format(&a, out);
+        break;
+    default: copy_text(out, NET_TEXT_MAX, k->key);
+    }
+}
+
+/* Adds one new flow to the roll-ups' sums: its minute with and without its
+ * destination, and its hour and day by each dimension. */
+static int add_sums(struct tel_pending *p, const struct tel_record *r)
+{
+    const struct tel_flow *f = &r->u.flow;
+    struct tel_counts c = {f->bytes, f->packets, 1};
+    struct minute_item m;
+    memset(&m, 0, sizeof m);
+    m.key.site_rid = r->place.site_rid;
+    m.key.minute = f->time - f->time % 60;
+    m.key.action = (uint8_t)f->action;
+    copy_text(m.key.policy, sizeof m.key.policy, f->policy);
+    m.c = c;
+    if (tel_sums_add(&p->site_minutes, &m) != 0)
+        return -1;
+    memcpy(m.key.dst, f->dst, TEL_ADDR_KEY);
+    if (tel_sums_add(&p->minutes, &m) != 0)
+        return -1;
+    struct hour_item h;
+    for (int d = 1; d <= DIMS; d++) {
+        memset(&h, 0, sizeof h);
+        h.key.site_rid = r->place.site_rid;
+        h.key.dim = d;
+        h.key.hour = f->time - f->time % 3600;
+        h.c = c;
+        int64_t number = d == DIM_AS ? f->src_as : f->protocol;
+        switch (d) {
+        case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
+        case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
+        case DIM_DST: memcpy(h.key.key, f->dst, TEL_ADDR_KEY); break;
+        default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
+        }
+        if (tel_sums_add(&p->hours, &h) != 0)
+            return -1;
+        h.key.hour -= h.key.hour % 86400; /* the day's start */
+        if (tel_sums_add(&p->days, &h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
+{
+    sqlite3_bind_int64(st, first, c->bytes);
+    sqlite3_bind_int64(st, first + 1, c->packets);
+    sqlite3_bind_int64(st, first + 2, c->flows);
+}
+
+#define ADD_SUMS                                                                                             \
+    " ON CONFLICT DO UPDATE SET bytes = bytes + excluded.bytes, packets = packets + excluded.packets, "      \
+    "flows = flows + excluded.flows"
+
+#define ADD_VECTOR " ON CONFLICT DO UPDATE SET mins = tel_minutes_add(mins, excluded.mins), flows = flows + excluded.flows"
+
+/* Per minute and destination (tel_flow_minutes), in key order. */
+static int upsert_minutes(struct store *s, struct tel_sums *m)
+{
+    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
+                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    if (tel_sums_sort(m, cmp_minute) != 0)
+        return STORE_ERROR;
+    for (size_t i = 0; i < m->n; i++) {
+        const struct minute_item *it = tel_sums_sorted(m, i);
+        sqlite3_stmt *st = db_stmt(s, sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, it->key.site_rid);
+        sqlite3_bind_int64(st, 2, it->key.minute);
+        sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_int(st, 4, it->key.action);
+        BIND_TEXT(st, 5, it->key.policy);
+        bind_sums(st, 6, &it->c);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+/* The site minutes as rows of tel_site_hours: each run of one site, hour,
+ * action and policy becomes one vector added to the row's. */
+static int upsert_site_hours(struct store *s, struct tel_sums *m)
+{
+    static const char sql[] = "INSERT INTO tel_site_hours (site_rid, hour, action, policy, mins, flows) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)" ADD_VECTOR;
+    if (tel_sums_sort(m, cmp_site_hour) != 0)
+        return STORE_ERROR;
+    for (size_t i = 0; i < m->n;) {
+        const struct minute_item *first = tel_sums_sorted(m, i);
+        int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
+        uint8_t mins[TEL_VEC_BYTES] = {0};
+        for (; i < m->n; i++) {
+            const struct minute_item *it = tel_sums_sorted(m, i);
+            if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
+                it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
+                break;
+            tel_vec_set(mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
+            flows += it->c.flows;
+        }
+        sqlite3_stmt *st = db_stmt(s, sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, first->key.site_rid);
+        sqlite3_bind_int64(st, 2, hour);
+        sqlite3_bind_int(st, 3, first->key.action);
+        BIND_TEXT(st, 4, first->key.policy);
+        sqlite3_bind_blob(st, 5, mins, TEL_VEC_BYTES, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 6, flows);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+/* Per hour (tel_flow_hours) or per day (tel_flow_days), in key order. */
+static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
+{
+    static const char sql[] = "INSERT INTO tel_flow_hours (site_rid, dim, hour, key, bytes, packets, flows) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
+    static const char day_sql[] =
+        "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
+    if (tel_sums_sort(h, cmp_hour) != 0)
+        return STORE_ERROR;
+    for (size_t i = 0; i < h->n; i++) {
+        const struct hour_item *it = tel_sums_sorted(h, i);
+        char key[NET_TEXT_MAX];
+        hour_key_text(&it->key, key);
+        sqlite3_stmt *st = db_stmt(s, days ? day_sql : sql);
+        if (!st)
+            return STORE_ERROR;
+        sqlite3_bind_int64(st, 1, it->key.site_rid);
+        sqlite3_bind_int(st, 2, it->key.dim);
+        sqlite3_bind_int64(st, 3, it->key.hour);
+        BIND_TEXT(st, 4, key);
+        bind_sums(st, 5, &it->c);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+    }
+    return STORE_OK;
+}
+
+int sq_tel_flush(struct store *s)
+{
+    struct tel_pending *p = DB(s)->tel_pending;
+    if (!p)
+        return STORE_OK;
+    int rc = upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
+                     upsert_hours(s, &p->hours, false) == STORE_OK &&
+                     upsert_hours(s, &p->days, true) == STORE_OK
+                 ? STORE_OK
+                 : STORE_ERROR;
+    sq_tel_drop(s);
+    return rc;
+}
+
+void sq_tel_drop(struct store *s)
+{
+    struct tel_pending *p = DB(s)->tel_pending;
+    if (!p)
+        return;
+    tel_sums_free(&p->minutes);
+    tel_sums_free(&p->site_minutes);
+    tel_sums_free(&p->hours);
+    tel_sums_free(&p->days);
+    free(p);
+    DB(s)->tel_pending = NULL;
+}
+
+/* 1 stored, 0 a duplicate, -1 failure. */
+static int insert_flow(struct store *s, const struct tel_record *r)
+{
+    static const char sql[] =
+        "INSERT OR IGNORE INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, "
+        "protocol, bytes, packets, src_as, country, app, action, policy) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
+    const struct tel_flow *f = &r->u.flow;
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->place.site_rid);
+    sqlite3_bind_int64(st, 2, f->time);
+    sqlite3_bind_int64(st, 3, (sqlite3_int64)f->fid);
+    sqlite3_bind_int64(st, 4, r->place.holder_rid);
+    BIND_TEXT(st, 5, f->router);
+    sqlite3_bind_blob(st, 6, f->src, TEL_ADDR_KEY, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 7, f->dst, TEL_ADDR_KEY, SQLITE_STATIC);
+    sqlite3_bind_int(st, 8, f->src_port);
+    sqlite3_bind_int(st, 9, f->dst_port);
+    sqlite3_bind_int(st, 10, f->protocol);
+    sqlite3_bind_int64(st, 11, f->bytes);
+    sqlite3_bind_int64(st, 12, f->packets);
+    sqlite3_bind_int64(st, 13, f->src_as);
+    BIND_TEXT(st, 14, f->country);
+    BIND_TEXT(st, 15, f->app);
+    sqlite3_bind_int(st, 16, f->action);
+    BIND_TEXT(st, 17, f->policy);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    return sqlite3_changes(DB(s)->db) > 0;
+}
+
+/* ---- DDoS and flow-down events ---- */
+
+/* 1 stored or changed, 0 nothing new, -1 failure. A known event only
+ * closes (once) and raises its peaks. */
+static int upsert_ddos(struct store *s, const struct tel_record *r)
+{
+    static const char insert_sql[] =
+        "INSERT OR IGNORE INTO tel_ddos_events (alert_id, family, customer_id, site_rid, holder_rid, holder_kind, "
+        "attack_type, start_time, end_time, max_bps, max_pps, severity, site_ip, ip_lo, ip_hi, profile_name, "
+        "profile_desc, p_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+        "?17, ?18)";
+    static const char update_sql[] =
+        "UPDATE tel_ddos_events SET end_time = coalesce(end_time, ?2), max_bps = max(max_bps, ?3), "
+        "max_pps = max(max_pps, ?4) WHERE alert_id = ?1 AND ((end_time IS NULL AND ?2 IS NOT NULL) OR "
+        "max_bps < ?3 OR max_pps < ?4)";
+    const struct tel_ddos_event *e = &r->u.ev;
+    sqlite3_stmt *st = db_stmt(s, insert_sql);
+    if (!st)
+        return -1;
+    BIND_TEXT(st, 1, e->alert_id);
+    BIND_TEXT(st, 2, r->place.family);
+    BIND_TEXT(st, 3, r->place.customer_id);
+    sqlite3_bind_int64(st, 4, r->place.site_rid);
+    sqlite3_bind_int64(st, 5, r->place.holder_rid);
+    BIND_TEXT(st, 6, r->place.holder_kind);
+    BIND_TEXT(st, 7, e->attack_type);
+    sqlite3_bind_int64(st, 8, e->start_time);
+    if (e->end_time)
+        sqlite3_bind_int64(st, 9, e->end_time);
+    sqlite3_bind_int64(st, 10, e->max_bps);
+    sqlite3_bind_int64(st, 11, e->max_pps);
+    sqlite3_bind_int(st, 12, e->severity);
+    BIND_TEXT(st, 13, e->site_ip);
+    sqlite3_bind_blob(st, 14, e->ip_lo, TEL_ADDR_KEY, SQLITE_STATIC);
+    sqlite3_bind_blob(st, 15, e->ip_hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    BIND_TEXT(st, 16, e->profile_name);
+    BIND_TEXT(st, 17, e->profile_desc);
+    sqlite3_bind_int(st, 18, e->p_type);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    if (sqlite3_changes(DB(s)->db) > 0)
+        return 1;
+    if (!(st = db_stmt(s, update_sql)))
+        return -1;
+    BIND_TEXT(st, 1, e->alert_id);
+    if (e->end_time)
+        sqlite3_bind_int64(st, 2, e->end_time);
+    sqlite3_bind_int64(st, 3, e->max_bps);
+    sqlite3_bind_int64(st, 4, e->max_pps);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    return sqlite3_changes(DB(s)->db) > 0;
+}
+
+static int upsert_flow_down(struct store *s, const struct tel_record *r)
+{
+    static const char insert_sql[] =
+        "INSERT OR IGNORE INTO tel_flow_downs (alert_id, customer_id, site_rid, router_name, start_time, end_time) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+    static const char close_sql[] =
+        "UPDATE tel_flow_downs SET end_time = ?2 WHERE alert_id = ?1 AND end_time IS NULL";
+    const struct tel_flow_down *d = &r->u.down;
+    sqlite3_stmt *st = db_stmt(s, insert_sql);
+    if (!st)
+        return -1;
+    BIND_TEXT(st, 1, d->alert_id);
+    BIND_TEXT(st, 2, r->place.customer_id);
+    sqlite3_bind_int64(st, 3, r->place.site_rid);
+    BIND_TEXT(st, 4, d->router_name);
+    sqlite3_bind_int64(st, 5, d->start_time);
+    if (d->end_time)
+        sqlite3_bind_int64(st, 6, d->end_time);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    if (sqlite3_changes(DB(s)->db) > 0)
+        return 1;
+    if (!d->end_time)
+        return 0;
+    if (!(st = db_stmt(s, close_sql)))
+        return -1;
+    BIND_TEXT(st, 1, d->alert_id);
+    sqlite3_bind_int64(st, 2, d->end_time);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    return sqlite3_changes(DB(s)->db) > 0;
+}
+
+static int upsert_bandwidth(struct store *s, const struct tel_record *r)
+{
+    static const char sql[] =
+        "INSERT INTO tel_bandwidth (site_rid, minute, node, raw_in, raw_out, clean_in, clean_out) "
+        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO UPDATE SET raw_in = excluded.raw_in, "
+        "raw_out = excluded.raw_out, clean_in = excluded.clean_in, clean_out = excluded.clean_out "
+        "WHERE raw_in <> excluded.raw_in OR raw_out <> excluded.raw_out OR clean_in <> excluded.clean_in "
+        "OR clean_out <> excluded.clean_out";
+    const struct tel_bandwidth *b = &r->u.bw;
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return -1;
+    sqlite3_bind_int64(st, 1, r->place.site_rid);
+    sqlite3_bind_int64(st, 2, b->minute);
+    BIND_TEXT(st, 3, b->node);
+    sqlite3_bind_int64(st, 4, b->raw_in);
+    sqlite3_bind_int64(st, 5, b->raw_out);
+    sqlite3_bind_int64(st, 6, b->clean_in);
+    sqlite3_bind_int64(st, 7, b->clean_out);
+    if (db_exec_stmt(s, st) != STORE_OK)
+        return -1;
+    return sqlite3_changes(DB(s)->db) > 0;
+}
+
+int sq_tel_waf_add(struct store *s, const struct tel_record *r); /* sqlite/tel_waf.c */
+
+int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
+{
+    memset(out, 0, sizeof *out);
+    struct tel_pending *p = pending(s);
+    int rc = p ? STORE_OK : STORE_ERROR;
+    for (size_t i = 0; i < n && rc == STORE_OK; i++) {
+        const struct tel_record *r = &recs[i];
+        int added = -1;
+        switch (r->kind) {
+        case TEL_FLOW:
+            added = insert_flow(s, r);
+            if (added == 1 && add_sums(p, r) != 0)
+                added = -1;
+            break;
+        case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
+        case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
+        case TEL_BANDWIDTH: added = upsert_bandwidth(s, r); break;
+        case TEL_WAF_LOG: added = sq_tel_waf_add(s, r); break;
+        }
+        out->records++;
+        if (added < 0)
+            rc = STORE_ERROR;
+        else if (added)
+            out->stored++;
+        else
+            out->duplicates++;
+    }
+    if (rc == STORE_OK && p->hours.n + p->minutes.n > PENDING_MAX)
+        rc = sq_tel_flush(s); /* bounded memory for a transaction of any size */
+    return rc;
+}

@@ -1,0 +1,540 @@
+/* sqlite/tel_op.c — the reads of the Origin Protection and CleanPipe
+ * dashboards on SQLite: DDoS event lists, flow-down events, a site's traffic
+ * volume from the per-minute roll-up. */
+#include <stdio.h>
+#include <string.h>
+
+#include "store/sqlite/db.h"
+#include "store/tel_sums.h"
+#include "store/tel_vector.h"
+
+/* The events of a query: ?1 customer, ?2 family, ?3 JSON array of site rids
+ * or NULL, ?4 from, ?5 to, ?6 status, ?7 alert_id, ?8 site_ip, ?11 attack_type. */
+#define EVENTS_WHERE                                                                                         \
+    " FROM tel_ddos_events e WHERE customer_id = ?1 AND family = ?2 "                                          \
+    "AND (?3 IS NULL OR site_rid IN (SELECT value FROM json_each(?3))) "                                     \
+    "AND start_time <= ?5 AND (end_time IS NULL OR end_time >= ?4) "                                         \
+    "AND (?6 = 2 OR (?6 = 1) = (end_time IS NULL)) AND (?7 IS NULL OR alert_id = ?7) "                       \
+    "AND (?8 IS NULL OR site_ip = ?8) AND (?11 IS NULL OR attack_type = ?11)"
+
+/* An event's answered peak: the recorded one, or the highest one-minute
+ * rate of the flows toward its range during the event (its start's minute
+ * to its end's, or now's), whichever is larger; so the detail's traffic
+ * series and the lists agree (docs/decisions.md, "Dashboards"). */
+#define EV_PEAK(col, sum)                                                                                    \
+    "max(e." col ", coalesce((SELECT sum(m." sum ") FROM tel_flow_minutes m WHERE m.site_rid = e.site_rid "  \
+    "AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, CAST(strftime("  \
+    "'%s', 'now') AS INTEGER)) AND m.dst BETWEEN e.ip_lo AND e.ip_hi GROUP BY m.minute ORDER BY 1 DESC "      \
+    "LIMIT 1), 0) / 60)"
+
+static void bind_events(sqlite3_stmt *st, const struct tel_event_query *q, char *sites)
+{
+    BIND_TEXT(st, 1, q->customer_id);
+    BIND_TEXT(st, 2, q->family);
+    if (sites)
+        BIND_TEXT(st, 3, sites);
+    else
+        sqlite3_bind_null(st, 3);
+    sqlite3_bind_int64(st, 4, q->from);
+    sqlite3_bind_int64(st, 5, q->to);
+    sqlite3_bind_int(st, 6, (int)q->status);
+    if (q->alert_id)
+        BIND_TEXT(st, 7, q->alert_id);
+    else
+        sqlite3_bind_null(st, 7);
+    if (q->site_ip)
+        BIND_TEXT(st, 8, q->site_ip);
+    else
+        sqlite3_bind_null(st, 8);
+    if (q->attack_type)
+        BIND_TEXT(st, 11, q->attack_type);
+    else
+        sqlite3_bind_null(st, 11);
+}
+
+int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t **rows, long *total)
+{
+    static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
+    static const char list_sql[] =
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
+        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT ?9 OFFSET ?10";
+    *rows = NULL;
+    char *sites = NULL;
+    if (q->site_rids) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < q->n_sites; i++)
+            json_array_append_new(a, json_integer(q->site_rids[i]));
+        sites = json_dumps(a, JSON_COMPACT);
+        json_decref(a);
+        if (!sites)
+            return STORE_ERROR;
+    }
+    sqlite3_stmt *st = db_stmt(s, count_sql);
+    int rc = STORE_ERROR;
+    if (st) {
+        bind_events(st, q, sites);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            *total = sqlite3_column_int64(st, 0);
+            rc = STORE_OK;
+        } else {
+            rc = db_log_error(s, "ddos event count");
+        }
+        sqlite3_reset(st);
+    }
+    if (rc == STORE_OK && (st = db_stmt(s, list_sql))) {
+        bind_events(st, q, sites);
+        sqlite3_bind_int64(st, 9, q->limit);
+        sqlite3_bind_int64(st, 10, q->offset);
+        rc = db_rows_json(s, st, rows);
+    } else if (rc == STORE_OK) {
+        rc = STORE_ERROR;
+    }
+    free(sites);
+    return rc;
+}
+
+int sq_tel_flow_downs_list(struct store *s, int64_t site_rid, int64_t from, int64_t to, enum tel_status status,
+                           json_t **rows)
+{
+    static const char sql[] =
+        "SELECT alert_id, router_name, start_time, end_time FROM tel_flow_downs WHERE site_rid = ?1 "
+        "AND start_time <= ?3 AND (end_time IS NULL OR end_time >= ?2) "
+        "AND (?4 = 2 OR (?4 = 1) = (end_time IS NULL)) ORDER BY start_time DESC, alert_id";
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, from);
+    sqlite3_bind_int64(st, 3, to);
+    sqlite3_bind_int(st, 4, (int)status);
+    return db_rows_json(s, st, rows);
+}
+
+/* Host events first, while the network event still says which they are. */
+int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int64_t now, long *stopped)
+{
+    static const char hosts_sql[] =
+        "UPDATE tel_ddos_events SET end_time = ?2, stopped_by = 'api' WHERE end_time IS NULL "
+        "AND holder_kind = 'cp.host' AND EXISTS (SELECT 1 FROM tel_ddos_events n WHERE n.alert_id = ?1 "
+        "AND n.end_time IS NULL AND n.site_rid = tel_ddos_events.site_rid AND n.ip_lo <= tel_ddos_events.ip_lo "
+        "AND tel_ddos_events.ip_hi <= n.ip_hi AND n.alert_id <> tel_ddos_events.alert_id)";
+    static const char event_sql[] =
+        "UPDATE tel_ddos_events SET end_time = ?2, stopped_by = 'api' WHERE end_time IS NULL AND alert_id = ?1";
+    *stopped = 0;
+    for (int pass = hosts_too ? 0 : 1; pass < 2; pass++) {
+        sqlite3_stmt *st = db_stmt(s, pass == 0 ? hosts_sql : event_sql);
+        if (!st)
+            return STORE_ERROR;
+        BIND_TEXT(st, 1, alert_id);
+        sqlite3_bind_int64(st, 2, now);
+        if (db_exec_stmt(s, st) != STORE_OK)
+            return STORE_ERROR;
+        *stopped += sqlite3_changes(DB(s)->db);
+    }
+    return STORE_OK;
+}
+
+int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
+                       int64_t *packets)
+{
+    static const char sql[] = "SELECT hour, mins FROM tel_site_hours WHERE site_rid = ?1 AND hour > ?2 - 3600 "
+                              "AND hour < ?3";
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, from);
+    sqlite3_bind_int64(st, 3, to);
+    *bytes = *packets = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const uint8_t *mins = sqlite3_column_blob(st, 1);
+        if (!tel_vec_valid((size_t)sqlite3_column_bytes(st, 1)))
+            break;
+        tel_vec_sum(mins, sqlite3_column_int64(st, 0), from, to, bytes, packets);
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? STORE_OK : db_log_error(s, "site volume");
+}
+
+/* ---- one event, and the flows toward an event or a site (store/telemetry_op.h) ---- */
+
+int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out)
+{
+    static const char sql[] =
+        "SELECT e.eid, e.site_rid, e.alert_id, e.customer_id, s.kind, e.holder_kind, e.start_time, "
+        "coalesce(e.end_time, 0), e.ip_lo, e.ip_hi FROM tel_ddos_events e JOIN resources s ON s.rid = "
+        "e.site_rid WHERE e.alert_id = ?1 AND e.family = ?2";
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    BIND_TEXT(st, 1, alert_id);
+    BIND_TEXT(st, 2, family);
+    int rc = db_row_result(s, sqlite3_step(st), "tel_op_event_get");
+    if (rc == STORE_OK) {
+        out->eid = sqlite3_column_int64(st, 0);
+        out->site_rid = sqlite3_column_int64(st, 1);
+        db_col_text(st, 2, out->alert_id, sizeof out->alert_id);
+        db_col_text(st, 3, out->customer_id, sizeof out->customer_id);
+        db_col_text(st, 4, out->site_kind, sizeof out->site_kind);
+        db_col_text(st, 5, out->holder_kind, sizeof out->holder_kind);
+        out->start_time = sqlite3_column_int64(st, 6);
+        out->end_time = sqlite3_column_int64(st, 7);
+        if (sqlite3_column_bytes(st, 8) == TEL_ADDR_KEY && sqlite3_column_bytes(st, 9) == TEL_ADDR_KEY) {
+            memcpy(out->range.lo, sqlite3_column_blob(st, 8), TEL_ADDR_KEY);
+            memcpy(out->range.hi, sqlite3_column_blob(st, 9), TEL_ADDR_KEY);
+        } else {
+            rc = STORE_ERROR;
+        }
+    }
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* ---- flows: per-minute sums ---- */
+
+/* The rows are summed here rather than by GROUP BY: they come in key order
+ * (site, minute, ...), and SQLite would sort them all into a temporary
+ * B-tree first (a month of six sites: 180 ms of the 200). Without a
+ * destination range the site-level roll-up answers (no row per address). */
+#define MINUTES_SQL(sites)                                                                                   \
+    "SELECT m.minute, m.action, m.bytes, m.packets FROM tel_flow_minutes m WHERE " sites                     \
+    " AND m.minute >= ?2 AND m.minute < ?3 AND m.dst BETWEEN ?4 AND ?5 AND (?6 IS NULL OR m.policy = ?6)"
+#define SITE_HOURS_SQL(sites)                                                                                \
+    "SELECT m.hour, m.action, m.mins FROM tel_site_hours m WHERE " sites                                     \
+    " AND m.hour > ?2 - 3600 AND m.hour < ?3 AND (?6 IS NULL OR m.policy = ?6) AND ?4 IS NULL"
+#define ONE_SITE      "m.site_rid = ?1"
+#define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = ?7 AND kind = ?8)"
+
+/* Longer windows are cut (the sums are dense, a slot a minute: 5.8 MB at
+ * most); retention keeps 35 days by default. */
+enum { MINUTES_MAX_SPAN = 100 * 86400 };
+
+/* Moves the minutes that saw flows from the dense slots to *out. */
+static int minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_minute **out, size_t *n)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < nslots; i++)
+        if (slots[i].minute)
+            slots[used++] = slots[i];
+    *out = used ? realloc(slots, used * sizeof *slots) : NULL;
+    if (!used)
+        free(slots);
+    else if (!*out)
+        *out = slots; /* shrinking failed: keep the larger block */
+    *n = used;
+    return STORE_OK;
+}
+
+int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
+{
+    static const char *const sql[2][2] = {{SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
+                                          {MINUTES_SQL(ONE_SITE), MINUTES_SQL(CUSTOMER_SITES)}};
+    *out = NULL;
+    *n = 0;
+    int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
+    int64_t to = q->to - first > MINUTES_MAX_SPAN ? first + MINUTES_MAX_SPAN : q->to;
+    if (to <= first)
+        return STORE_OK;
+    size_t nslots = (size_t)((to - first + 59) / 60);
+    struct tel_minute *slots = calloc(nslots, sizeof *slots);
+    sqlite3_stmt *st = slots ? db_stmt(s, sql[q->range != NULL][q->site_rid == 0]) : NULL;
+    if (!st) {
+        free(slots);
+        return STORE_ERROR;
+    }
+    sqlite3_bind_int64(st, 1, q->site_rid);
+    sqlite3_bind_int64(st, 2, q->from);
+    sqlite3_bind_int64(st, 3, to);
+    if (q->range) {
+        sqlite3_bind_blob(st, 4, q->range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, q->range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    if (q->policy)
+        BIND_TEXT(st, 6, q->policy);
+    if (!q->site_rid) {
+        BIND_TEXT(st, 7, q->customer_id ? q->customer_id : "");
+        BIND_TEXT(st, 8, q->site_kind ? q->site_kind : "");
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int action = sqlite3_column_int(st, 1) ? 1 : 0;
+        if (q->range) {
+            tel_minutes_add_to(slots, first, to, sqlite3_column_int64(st, 0), action, sqlite3_column_int64(st, 2),
+                               sqlite3_column_int64(st, 3));
+        } else if (tel_vec_valid((size_t)sqlite3_column_bytes(st, 2))) {
+            tel_vec_add_to_minutes(slots, first, q->from, to, sqlite3_column_int64(st, 0), action,
+                                   sqlite3_column_blob(st, 2));
+        } else {
+            rc = SQLITE_CORRUPT;
+            break;
+        }
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        free(slots);
+        return db_log_error(s, "tel_op_minutes");
+    }
+    return minutes_compact(slots, nslots, out, n);
+}
+
+/* ---- flows: top keys ---- */
+
+static void key_text(const void *blob, int len, char *out, size_t size)
+{
+    struct ip_addr a = {0};
+    const uint8_t *k = blob;
+    if (len != TEL_ADDR_KEY || !k) {
+        snprintf(out, size, "%s", "");
+        return;
+    }
+    a.family = k[0];
+    memcpy(a.b, k + 1, 16);
+    char text[NET_TEXT_MAX];
+    ip_format(&a, text);
+    snprintf(out, size, "%s", text);
+}
+
+/* Column 0 of a row as key text: integers in decimal, address keys as
+ * addresses, text as is. */
+static void col_key(sqlite3_stmt *st, char *out, size_t size)
+{
+    switch (sqlite3_column_type(st, 0)) {
+    case SQLITE_INTEGER: snprintf(out, size, "%lld", (long long)sqlite3_column_int64(st, 0)); break;
+    case SQLITE_BLOB: key_text(sqlite3_column_blob(st, 0), sqlite3_column_bytes(st, 0), out, size); break;
+    case SQLITE_NULL: snprintf(out, size, "%s", ""); break;
+    default: db_col_text(st, 0, out, size); break;
+    }
+}
+
+#define TOP_RAW(col)                                                                                         \
+    "SELECT " col ", max(f.country), sum(f.bytes), sum(f.packets), count(*) FROM tel_flows f WHERE "        \
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1 "  \
+    "ORDER BY CASE WHEN ?6 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT ?7"
+#define TOP_RAW_ALL                                                                                          \
+    "SELECT NULL, '', coalesce(sum(f.bytes), 0), coalesce(sum(f.packets), 0), count(*) FROM tel_flows f "   \
+    "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)"
+/* The roll-up rows of [?2, ?3): whole days [?9, ?10) from tel_flow_days,
+ * the hours before and after them from tel_flow_hours (a month: about 30
+ * rows a key instead of 720). */
+#define HOURLY_ROWS                                                                                          \
+    "(SELECT key, bytes, packets, flows FROM tel_flow_hours WHERE site_rid = ?1 AND dim = ?8 AND hour >= ?2 "  \
+    "AND hour < ?9 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_days WHERE site_rid = ?1 AND "     \
+    "dim = ?8 AND day >= ?9 AND day < ?10 UNION ALL SELECT key, bytes, packets, flows FROM tel_flow_hours "    \
+    "WHERE site_rid = ?1 AND dim = ?8 AND hour >= ?10 AND hour < ?3) h"
+/* The roll-up rows are summed per key in C (top_hours): SQLite would sort
+ * them all into a temporary B-tree, twice (a month of a site's
+ * destinations: 50,000 rows, 56 ms). */
+#define HOURS_ROWS_SQL "SELECT h.key, h.bytes, h.packets, h.flows FROM " HOURLY_ROWS
+
+static const char *const top_raw_sql[] = {
+    [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
+    [TEL_DIM_COUNTRY] = TOP_RAW("f.country"),   [TEL_DIM_DST] = TOP_RAW("f.dst"),
+    [TEL_DIM_PROTOCOL] = TOP_RAW("f.protocol"), [TEL_DIM_SRC] = TOP_RAW("f.src"),
+    [TEL_DIM_SRC_PORT] = TOP_RAW("f.src_port"), [TEL_DIM_DST_PORT] = TOP_RAW("f.dst_port"),
+};
+static const char top_raw_all_sql[] = TOP_RAW_ALL;
+static const char hours_rows_sql[] = HOURS_ROWS_SQL;
+
+static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
+{
+    sqlite3_bind_int64(st, 1, q->site_rid);
+    sqlite3_bind_int64(st, 2, q->from);
+    sqlite3_bind_int64(st, 3, q->to);
+    if (q->range && !q->hourly) {
+        sqlite3_bind_blob(st, 4, q->range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, q->range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    sqlite3_bind_int(st, 6, q->by_packets);
+    sqlite3_bind_int64(st, 7, q->limit);
+    if (q->hourly) {
+        int64_t day_from = q->from + (86400 - q->from % 86400) % 86400, day_to = q->to - q->to % 86400;
+        if (day_from >= day_to)
+            day_from = day_to = q->to; /* no whole day: hours only */
+        sqlite3_bind_int(st, 8, q->dim);
+        sqlite3_bind_int64(st, 9, day_from);
+        sqlite3_bind_int64(st, 10, day_to);
+    }
+}
+
+static void read_top_row(sqlite3_stmt *st, struct tel_top_row *row)
+{
+    memset(row, 0, sizeof *row);
+    col_key(st, row->key, sizeof row->key);
+    db_col_text(st, 1, row->country, sizeof row->country);
+    row->bytes = sqlite3_column_int64(st, 2);
+    row->packets = sqlite3_column_int64(st, 3);
+    row->flows = sqlite3_column_int64(st, 4);
+}
+
+struct key_item {
+    char key[sizeof ((struct tel_top_row *)0)->key];
+    struct tel_counts c;
+};
+
+static int by_size_then_key(const void *pa, const void *pb, void *by_packets)
+{
+    const struct key_item *a = pa, *b = pb;
+    bool packets = *(const bool *)by_packets;
+    int64_t x = packets ? a->c.packets : a->c.bytes, y = packets ? b->c.packets : b->c.bytes;
+    if (x != y)
+        return x > y ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+/* The hourly path of sq_tel_op_top: every roll-up row of the window summed
+ * per key here, then the largest `limit` (ties by key, as ORDER BY ... 1). */
+static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                     struct tel_top_row *all)
+{
+    sqlite3_stmt *st = db_stmt(s, hours_rows_sql);
+    if (!st)
+        return STORE_ERROR;
+    bind_top(st, q);
+    struct tel_sums m;
+    tel_sums_init(&m, sizeof(struct key_item), sizeof ((struct key_item *)0)->key);
+    struct tel_counts total = {0};
+    int rc, failed = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && !failed) {
+        struct key_item it;
+        memset(&it, 0, sizeof it);
+        db_col_text(st, 0, it.key, sizeof it.key);
+        it.c = (struct tel_counts){sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                                   sqlite3_column_int64(st, 3)};
+        total.bytes += it.c.bytes;
+        total.packets += it.c.packets;
+        total.flows += it.c.flows;
+        failed = tel_sums_add(&m, &it);
+    }
+    sqlite3_reset(st);
+    if (failed || (rc != SQLITE_DONE && rc != SQLITE_ROW) || !(*out = calloc((size_t)q->limit, sizeof **out))) {
+        tel_sums_free(&m);
+        return failed ? STORE_ERROR : db_log_error(s, "tel_op_top");
+    }
+    bool by_packets = q->by_packets;
+    qsort_r(m.items, m.n, m.item_size, by_size_then_key, &by_packets);
+    for (size_t i = 0; i < m.n && *n < (size_t)q->limit; i++) {
+        const struct key_item *it = tel_sums_item(&m, i);
+        struct tel_top_row *row = &(*out)[(*n)++];
+        snprintf(row->key, sizeof row->key, "%s", it->key);
+        row->bytes = it->c.bytes;
+        row->packets = it->c.packets;
+        row->flows = it->c.flows;
+    }
+    if (all)
+        *all = (struct tel_top_row){.bytes = total.bytes, .packets = total.packets, .flows = total.flows};
+    tel_sums_free(&m);
+    return STORE_OK;
+}
+
+int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all)
+{
+    *out = NULL;
+    *n = 0;
+    bool raw_dim = q->dim >= TEL_DIM_APP && q->dim <= TEL_DIM_DST_PORT;
+    if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
+        return STORE_ERROR;
+    if (q->hourly)
+        return top_hours(s, q, out, n, all);
+    sqlite3_stmt *st;
+    if (all) {
+        memset(all, 0, sizeof *all);
+        if (!(st = db_stmt(s, top_raw_all_sql)))
+            return STORE_ERROR;
+        bind_top(st, q);
+        if (db_row_result(s, sqlite3_step(st), "tel_op_top all") != STORE_OK)
+            return STORE_ERROR;
+        read_top_row(st, all);
+        sqlite3_reset(st);
+    }
+    if (!(st = db_stmt(s, top_raw_sql[q->dim])))
+        return STORE_ERROR;
+    bind_top(st, q);
+    *out = calloc((size_t)q->limit, sizeof **out);
+    if (!*out) {
+        sqlite3_reset(st);
+        return STORE_ERROR;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)q->limit)
+        read_top_row(st, &(*out)[(*n)++]);
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_log_error(s, "tel_op_top");
+    }
+    return STORE_OK;
+}
+
+/* ---- flows: traffic patterns ---- */
+
+/* Traffic patterns ordered by column `by`: 7 bytes, 8 packets, 9 the peak
+ * minute's bytes, 10 its packets (enum tel_pattern_order + 7). */
+#define PATTERNS_SQL(by)                                                                                     \
+    "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b), sum(p), max(b), max(p) FROM (SELECT "   \
+    "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "    \
+    "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "   \
+    "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "        \
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1, "   \
+    "2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6"
+
+int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
+                       enum tel_pattern_order order, long limit, struct tel_pattern **out, size_t *n)
+{
+    static const char *const sql[] = {PATTERNS_SQL("7"), PATTERNS_SQL("8"), PATTERNS_SQL("9"), PATTERNS_SQL("10")};
+    *out = NULL;
+    *n = 0;
+    if (limit <= 0)
+        return STORE_OK;
+    if ((unsigned)order >= sizeof sql / sizeof *sql)
+        return STORE_ERROR;
+    sqlite3_stmt *st = db_stmt(s, sql[order]);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, from);
+    sqlite3_bind_int64(st, 3, to);
+    if (range) {
+        sqlite3_bind_blob(st, 4, range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 5, range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
+    }
+    sqlite3_bind_int64(st, 6, limit);
+    *out = calloc((size_t)limit, sizeof **out);
+    if (!*out) {
+        sqlite3_reset(st);
+        return STORE_ERROR;
+    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)limit) {
+        struct tel_pattern *p = &(*out)[(*n)++];
+        uint8_t key[TEL_ADDR_KEY] = {0};
+        int len = sqlite3_column_bytes(st, 0);
+        if (len > 0 && len <= TEL_ADDR_KEY)
+            memcpy(key, sqlite3_column_blob(st, 0), (size_t)len);
+        char addr[NET_TEXT_MAX];
+        key_text(key, TEL_ADDR_KEY, addr, sizeof addr);
+        snprintf(p->cidr, sizeof p->cidr, "%s/%d", addr, key[0] == NET_V4 ? 24 : 48);
+        db_col_text(st, 1, p->router, sizeof p->router);
+        p->protocol = sqlite3_column_int(st, 2);
+        p->src_port = sqlite3_column_int(st, 3);
+        p->dst_port = sqlite3_column_int(st, 4);
+        p->src_as = sqlite3_column_int64(st, 5);
+        p->bytes = sqlite3_column_int64(st, 6);
+        p->packets = sqlite3_column_int64(st, 7);
+        p->peak_bytes = sqlite3_column_int64(st, 8);
+        p->peak_packets = sqlite3_column_int64(st, 9);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return db_log_error(s, "tel_op_patterns");
+    }
+    return STORE_OK;
+}
