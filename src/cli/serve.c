@@ -17,6 +17,7 @@
 #include "cli/nginx_options.h"
 #include "cli/webhook_options.h"
 #include "core/dispatch.h"
+#include "core/route_metrics.h"
 #include "core/url.h"
 #include "core/metrics.h"
 #include "console/console.h"
@@ -469,7 +470,7 @@ static int run(struct server_config *c, json_t *a)
                                !given, c->listen_host, &cert, &key) != 0)
             goto failed;
     }
-    if (worker_store_init(&c->store) != 0 || dispatch_init() != 0 || metrics_init() != 0)
+    if (worker_store_init(&c->store) != 0 || dispatch_init() != 0 || route_metrics_init() != 0)
         goto failed;
 
     sigset_t set;

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/route.h"
 #include "core/strbuf.h"
 
 typedef _Atomic uint64_t counter;
@@ -18,7 +17,7 @@ typedef _Atomic uint64_t counter;
 /* Status codes counted one by one; the rest as "other". */
 static const int codes[] = {200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 405, 406,
                             409, 411, 413, 414, 415, 422, 429, 431, 500, 501, 503};
-enum { N_CODES = sizeof codes / sizeof codes[0], N_SLOTS = N_CODES + 1, N_METHODS = M_OTHER + 1 };
+enum { N_CODES = sizeof codes / sizeof codes[0], N_SLOTS = N_CODES + 1, N_METHODS_MAX = 16 };
 
 /* Latency bounds (seconds) of the request histogram. */
 static const double bounds[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10};
@@ -39,10 +38,11 @@ static void observe(struct histogram *h, double seconds)
     atomic_fetch_add_explicit(&h->sum_us, (uint64_t)(seconds * 1e6), memory_order_relaxed);
 }
 
-/* Per route (the last row: no route matched). */
-static counter (*requests)[N_METHODS][N_SLOTS];
+/* Per row (metrics_rows: a route each, the last for requests no route matched). */
+static counter (*requests)[N_METHODS_MAX][N_SLOTS];
 static struct histogram *latency;
 static size_t n_rows;
+static const struct metrics_rows *rows_of;
 
 static struct histogram store_write, store_sync;
 static counter sync_commits, sync_count;
@@ -62,12 +62,15 @@ static pthread_mutex_t deploys_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned (*in_flight_fn)(void *);
 static void *in_flight_arg;
 
-int metrics_init(void)
+int metrics_init(const struct metrics_rows *rows)
 {
     started = time(NULL);
     if (requests)
         return 0;
-    n_rows = routes_count + 1;
+    if (!rows || rows->count == 0 || rows->methods < 1 || rows->methods > N_METHODS_MAX)
+        return -1;
+    rows_of = rows;
+    n_rows = rows->count;
     requests = calloc(n_rows, sizeof *requests);
     latency = calloc(n_rows, sizeof *latency);
     return requests && latency ? 0 : -1;
@@ -81,12 +84,11 @@ static size_t slot_of(int status)
     return N_CODES;
 }
 
-void metrics_request(const struct route *route, enum http_method method, int status, double seconds)
+void metrics_request(size_t row, int method, int status, double seconds)
 {
     if (!requests)
         return;
-    size_t row = route ? (size_t)(route - routes) : routes_count;
-    if (row >= n_rows || (unsigned)method >= N_METHODS)
+    if (row >= n_rows || method < 0 || method >= rows_of->methods)
         return;
     atomic_fetch_add_explicit(&requests[row][method][slot_of(status)], 1, memory_order_relaxed);
     observe(&latency[row], seconds);
@@ -177,17 +179,12 @@ static void histogram(struct strbuf *b, const char *name, const char *labels, st
               (unsigned long long)get(&h->count));
 }
 
-static const char *route_id(size_t row)
-{
-    return row < routes_count ? routes[row].id : "none";
-}
-
 static void render_requests(struct strbuf *b)
 {
     help(b, "parapet_http_requests_total", "counter", "Answered requests by route id, method and status.");
     uint64_t issued = 0, refused = 0;
     for (size_t row = 0; row < n_rows; row++)
-        for (int m = 0; m < N_METHODS; m++)
+        for (int m = 0; m < rows_of->methods; m++)
             for (size_t s = 0; s < N_SLOTS; s++) {
                 uint64_t n = get(&requests[row][m][s]);
                 if (!n)
@@ -195,10 +192,9 @@ static void render_requests(struct strbuf *b)
                 char code[8];
                 snprintf(code, sizeof code, s < N_CODES ? "%d" : "other", s < N_CODES ? codes[s] : 0);
                 sb_printf(b, "parapet_http_requests_total{route=\"%s\",method=\"%s\",code=\"%s\"} %llu\n",
-                          route_id(row), method_name((enum http_method)m), code, (unsigned long long)n);
-                /* the token endpoints (auth.*token*): issued or refused */
-                if (row < routes_count && strncmp(routes[row].id, "auth.", 5) == 0 &&
-                    strstr(routes[row].id, "token")) {
+                          rows_of->row_id(row), rows_of->method(m), code, (unsigned long long)n);
+                /* the token endpoints: issued or refused */
+                if (rows_of->issues_tokens(row)) {
                     if (s < N_CODES && codes[s] == 200)
                         issued += n;
                     else if (s == N_CODES || codes[s] >= 400)
@@ -210,7 +206,7 @@ static void render_requests(struct strbuf *b)
         if (!get(&latency[row].count))
             continue;
         char labels[160];
-        snprintf(labels, sizeof labels, "route=\"%s\"", route_id(row));
+        snprintf(labels, sizeof labels, "route=\"%s\"", rows_of->row_id(row));
         histogram(b, "parapet_http_request_duration_seconds", labels, &latency[row]);
     }
     help(b, "parapet_http_requests_in_flight", "gauge", "Requests being handled.");
@@ -221,7 +217,7 @@ static void render_requests(struct strbuf *b)
     sb_printf(b, "parapet_token_failures_total %llu\n", (unsigned long long)refused);
     uint64_t limited = 0;
     for (size_t row = 0; row < n_rows; row++)
-        for (int m = 0; m < N_METHODS; m++)
+        for (int m = 0; m < rows_of->methods; m++)
             limited += get(&requests[row][m][slot_of(429)]);
     help(b, "parapet_rate_limited_total", "counter", "Requests refused by a rate limit (429).");
     sb_printf(b, "parapet_rate_limited_total %llu\n", (unsigned long long)limited);

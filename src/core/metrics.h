@@ -8,18 +8,26 @@
 #ifndef PARAPET_METRICS_H
 #define PARAPET_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/req.h"
+/* The rows the request figures are kept in, as the caller names them (the
+ * route table: a row per route and a last one for requests no route
+ * matched, core/route_metrics.c), so that metrics knows nothing of routes. */
+struct metrics_rows {
+    size_t count;                      /* rows, the "no route" row included */
+    int methods;                       /* method indexes 0 .. methods - 1 */
+    const char *(*row_id)(size_t row); /* a row's label */
+    const char *(*method)(int m);      /* a method's label */
+    bool (*issues_tokens)(size_t row); /* the token endpoints: their answers count as issued or refused */
+};
 
-struct route;
+/* Sizes the per-row tables; 0 or -1. `rows` must outlive the process's use. */
+int metrics_init(const struct metrics_rows *rows);
 
-/* Sizes the per-route tables (after the route table is known); 0 or -1. */
-int metrics_init(void);
-
-/* One answered request: route NULL when no route matched. */
-void metrics_request(const struct route *route, enum http_method method, int status, double seconds);
+/* One answered request in `row` (see metrics_rows). */
+void metrics_request(size_t row, int method, int status, double seconds);
 /* Requests being handled now (taken when scraped). */
 void metrics_in_flight_source(unsigned (*fn)(void *arg), void *arg);
 

@@ -27,6 +27,7 @@
 #include "core/req.h"
 #include "core/route.h"
 #include "console/console.h"
+#include "core/route_metrics.h"
 #include "server/console_http.h"
 #include "server/listener.h"
 #include "server/tls_conn.h"
@@ -521,7 +522,7 @@ static enum MHD_Result send_reply(struct pending *p, struct MHD_Connection *conn
     enum MHD_Result ok = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     double took = elapsed_s(&p->started);
-    metrics_request(r->route, r->method, r->status, took);
+    metrics_request(route_metrics_row(r->route), (int)r->method, r->status, took);
     if (p->server->cfg->log_requests || r->status >= 500)
         access_log(p, reply_len, took);
     return ok;
