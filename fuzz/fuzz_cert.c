@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "core/cert.h"
-#include "core/text.h"
 #include "fuzz_assert.h"
 
 static void check_text(const char *s)

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "fuzz_assert.h"
 
 static void check_ip(const char *s)

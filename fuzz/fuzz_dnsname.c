@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dnsname.h"
+#include "base/dnsname.h"
 #include "fuzz_assert.h"
 
 static void check_canonical(const char *name, const char *extra, int min_labels)

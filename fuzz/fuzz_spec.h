@@ -8,10 +8,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "core/errors.h"
 #include "core/route.h"
 #include "core/spec.h"
-#include "core/text.h"
 #include "fuzz_assert.h"
 
 /* Specs of our own, listed first so corpus seeds keep their meaning when

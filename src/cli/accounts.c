@@ -8,10 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/crypto.h"
-#include "core/net.h"
-#include "core/text.h"
-#include "core/url.h"
+#include "base/crypto.h"
+#include "base/net.h"
+#include "base/text.h"
+#include "base/url.h"
 
 static json_t *fail(struct account_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static json_t *fail(struct account_error *e, const char *fmt, ...)

@@ -6,14 +6,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/crypto.h"
+#include "base/net.h"
+#include "base/text.h"
 #include "cli/accounts.h"
 #include "cli/admin.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/dns_options.h"
-#include "core/crypto.h"
-#include "core/net.h"
-#include "core/text.h"
 
 int admin_print(json_t *result)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/crypto.h"
 #include "cli/admin.h"
 #include "cli/args.h"
-#include "core/crypto.h"
 #include "telemetry/retention.h"
 
 int admin_telemetry(struct store *s, const char *verb, json_t *args)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/net.h"
 #include "cli/admin.h"
 #include "cli/args.h"
-#include "core/net.h"
 
 static json_t *load_pools(struct store *s)
 {

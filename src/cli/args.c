@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 json_t *args_parse(int argc, char **argv, const struct opt *opts)
 {

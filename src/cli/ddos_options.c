@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/net.h"
 #include "cli/args.h"
-#include "core/net.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 

@@ -8,9 +8,9 @@
 #include <time.h>
 
 #include "api/ap/ap_common.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "core/cert.h"
-#include "core/text.h"
 
 #define DEV_AP_DOMAIN "shop.example.com"
 

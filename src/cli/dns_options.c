@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/dnsname.h"
 #include "cli/args.h"
-#include "core/dnsname.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/net.h"
 #include "cli/args.h"
-#include "core/net.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 

@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "core/route.h"
 #include "store/store.h"
 

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/crypto.h"
+#include "base/text.h"
 #include "core/audit.h"
 #include "core/auth_cache.h"
-#include "core/crypto.h"
 #include "core/resource.h"
 #include "core/route.h"
-#include "core/text.h"
 
 static bool looks_like_secret(const char *s)
 {

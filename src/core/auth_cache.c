@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 
 enum {
     TOKEN_SLOTS = 512,   /* ~110 KiB */

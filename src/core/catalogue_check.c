@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 /* Objects whose member names are the operator's data, by path ("*": any
  * member). The detection tree is the operator's too: types, then leaves. */

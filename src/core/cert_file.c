@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/dnsname.h"
 #include "core/cert.h"
-#include "core/dnsname.h"
 
 static char *dup_datum(const gnutls_datum_t *d)
 {

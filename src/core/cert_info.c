@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "core/cert.h"
 #include "core/cert_impl.h"
-#include "core/text.h"
 
 int cert_refuse(char *err, const char *fmt, ...)
 {

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/dnsname.h"
 #include "core/cert.h"
-#include "core/dnsname.h"
 
 /* An identifier the certificate presents, compared with the canonical
  * reference name `ref` (lowercase A-labels, no trailing dot). `ref_wild`:

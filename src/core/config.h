@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "store/store.h"
 
 enum { MAX_TRUSTED_PROXIES = 16 };

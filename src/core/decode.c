@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "core/errors.h"
-#include "core/text.h"
 
 static int fail(struct decode_error *e, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(struct decode_error *e, int err, const char *fmt, ...)

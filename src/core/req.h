@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/arena.h"
+#include "base/arena.h"
+#include "base/net.h"
 #include "core/errors.h"
-#include "core/net.h"
 #include "store/store.h"
 
 enum http_method { M_GET, M_POST, M_PUT, M_DELETE, M_PATCH, M_HEAD, M_OPTIONS, M_OTHER };

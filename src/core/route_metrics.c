@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "core/route.h"
 
 static const char *row_id(size_t row)

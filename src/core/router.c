@@ -1,7 +1,7 @@
 /* router.c — see router.h. */
 #include "core/router.h"
 
-#include "core/text.h"
+#include "base/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

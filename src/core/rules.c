@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/dnsname.h"
-#include "core/net.h"
+#include "base/dnsname.h"
+#include "base/net.h"
 
 static _Thread_local char message[DNS_WHY_MAX];
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "core/errors.h"
-#include "core/text.h"
 
 /* Where a value came from decides how it is read: text encodings (query,
  * url-encoded, multipart, path) carry strings, JSON carries typed values. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 /* The six headers: custom member, header name, values of low/standard/strict. */
 static const struct header {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 static pthread_once_t msc_once = PTHREAD_ONCE_INIT;
 static ModSecurity *msc;

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dnsname.h"
-#include "core/net.h"
-#include "core/strbuf.h"
+#include "base/dnsname.h"
+#include "base/net.h"
+#include "base/strbuf.h"
 #include "core/waf_msc.h"
 
 #define OWN_VARS_ARGS "ARGS|ARGS_NAMES|REQUEST_COOKIES"

@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/net.h"
-#include "core/strbuf.h"
-#include "core/text.h"
-#include "core/url.h"
+#include "base/net.h"
+#include "base/strbuf.h"
+#include "base/text.h"
+#include "base/url.h"
 #include "core/waf_msc.h"
 
 enum kind { K_TEXT, K_METHOD, K_IP, K_COUNTRY };

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 #include "telemetry/ingest.h"
 
 int dp_ingest_records(struct store *s, json_t *records, int64_t now, const char *what, long *stored,

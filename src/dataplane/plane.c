@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto.h"
-#include "core/metrics.h"
-#include "core/strbuf.h"
+#include "base/crypto.h"
+#include "base/metrics.h"
+#include "base/strbuf.h"
 #include "deploy/files.h"
 
 struct site_plan {

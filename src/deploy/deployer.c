@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "deploy/deployer.h"
 #include "store/select/select.h"
 

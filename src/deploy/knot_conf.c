@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 static const char *str(json_t *obj, const char *key)
 {

@@ -20,13 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/metrics.h"
+#include "base/net.h"
+#include "console/console.h"
 #include "core/decode.h"
 #include "core/dispatch.h"
-#include "core/metrics.h"
-#include "core/net.h"
 #include "core/req.h"
 #include "core/route.h"
-#include "console/console.h"
 #include "core/route_metrics.h"
 #include "server/console_http.h"
 #include "server/listener.h"

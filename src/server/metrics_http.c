@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/metrics.h"
-#include "core/strbuf.h"
+#include "base/metrics.h"
+#include "base/strbuf.h"
 #include "store/select/select.h"
 
 static struct MHD_Daemon *daemon_;

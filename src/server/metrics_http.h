@@ -1,7 +1,7 @@
 /* metrics_http.h — `GET /metrics` (Prometheus text) on a listen address of
  * its own, plain HTTP, apart from the API: operators bind it to loopback or
  * a management network (`serve --metrics-listen`). It reads the counters of
- * core/metrics.h and, through a store connection of its own, the data
+ * base/metrics.h and, through a store connection of its own, the data
  * planes' deploy states. */
 #ifndef PARAPET_METRICS_HTTP_H
 #define PARAPET_METRICS_HTTP_H

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 struct store;
 struct block_filter;

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 enum {
     RES_KIND_MAX = 47,  /* "op.site", "ap.waf.custom_rule", ... */

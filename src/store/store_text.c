@@ -1,7 +1,7 @@
 /* store_text.c — see store_text.h. */
 #include "store/store_text.h"
 
-#include "core/text.h"
+#include "base/text.h"
 
 #include <stdlib.h>
 #include <string.h>

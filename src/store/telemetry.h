@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 enum tel_kind { TEL_DDOS_EVENT, TEL_FLOW, TEL_WAF_LOG, TEL_FLOW_DOWN, TEL_BANDWIDTH };
 

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 /* The ISO 3166 alpha-2 code of a's country into cc[3]; "" when unknown or
  * when no database is installed. Thread-safe. */

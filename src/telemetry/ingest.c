@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "telemetry/attribute.h"
 #include "telemetry/geo.h"
 #include "telemetry/record.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 
 enum { TIME_MIN = 946684800 }; /* 2000-01-01 */
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "store/telemetry.h"
 
 enum { TEL_MSG_MAX = 256 };

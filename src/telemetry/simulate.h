@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 enum sim_family { SIM_OP, SIM_CP, SIM_AP };
 

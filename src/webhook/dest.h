@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 enum { WEBHOOK_ALLOW_MAX = 16 };
 

@@ -1,6 +1,6 @@
-/* test_crypto.c — core/crypto.h: SHA-256 vectors, random hex, constant-time
+/* test_crypto.c — base/crypto.h: SHA-256 vectors, random hex, constant-time
  * string comparison. */
-#include "core/crypto.h"
+#include "base/crypto.h"
 
 #include "unit.h"
 

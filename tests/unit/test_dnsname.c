@@ -1,5 +1,5 @@
-/* test_dnsname.c — zone and TSIG key names, base64 (core/dnsname.h). */
-#include "core/dnsname.h"
+/* test_dnsname.c — zone and TSIG key names, base64 (base/dnsname.h). */
+#include "base/dnsname.h"
 #include "unit/unit.h"
 
 static const char *zone(const char *in)

@@ -1,5 +1,5 @@
-/* test_net.c — core/net.h: address and CIDR parsing, formatting, set math. */
-#include "core/net.h"
+/* test_net.c — base/net.h: address and CIDR parsing, formatting, set math. */
+#include "base/net.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
-/* test_rate.c — core/rate.h: "10K", "2.5M", "1G" and their formatting. */
-#include "core/rate.h"
+/* test_rate.c — base/rate.h: "10K", "2.5M", "1G" and their formatting. */
+#include "base/rate.h"
 
 #include <stdint.h>
 

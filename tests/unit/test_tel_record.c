@@ -1,10 +1,10 @@
 /* test_tel_record.c — telemetry/record.h: decoding and checking records
- * (docs/telemetry.md), and core/timefmt.h. */
+ * (docs/telemetry.md), and base/timefmt.h. */
 #include "telemetry/record.h"
 
 #include <stdlib.h>
 
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 #include "unit.h"
 
 static const int64_t NOW = 1764000000;

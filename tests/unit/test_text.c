@@ -1,5 +1,5 @@
-/* test_text.c — core/text.h: UTF-8 checks, copying, percent decoding. */
-#include "core/text.h"
+/* test_text.c — base/text.h: UTF-8 checks, copying, percent decoding. */
+#include "base/text.h"
 
 #include "unit.h"
 

@@ -1,6 +1,6 @@
-/* test_url.c — core/url.h: parsing redirect URLs, the redirect host rule and
+/* test_url.c — base/url.h: parsing redirect URLs, the redirect host rule and
  * appending escaped query parameters. */
-#include "core/url.h"
+#include "base/url.h"
 
 #include "unit.h"
 

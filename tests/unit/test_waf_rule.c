@@ -3,7 +3,7 @@
  * text: rules load, and requests run through a real libmodsecurity
  * transaction match exactly the values given (quotes, backslashes and
  * macros cannot change a rule's meaning or add actions). */
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 #include "core/waf_msc.h"
 #include "core/waf_rule.h"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "base/net.h"
 #include "core/catalogue.h"
-#include "core/net.h"
 
 /* The field's array (the spec already canonicalised each element), or an
  * empty one; a value given twice is refused. */

@@ -14,12 +14,12 @@
 #include <time.h>
 
 #include "api/ap/ap_common.h"
+#include "base/crypto.h"
+#include "base/strbuf.h"
+#include "base/text.h"
 #include "core/catalogue.h"
 #include "core/cert.h"
 #include "core/config.h"
-#include "core/crypto.h"
-#include "core/strbuf.h"
-#include "core/text.h"
 
 #define AP_KEY_DIR "ap-keys"
 

@@ -7,7 +7,7 @@
 #include "api/ap/ap_kinds.h"
 #include <time.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "core/resource.h"
 
 /* Backend fields (create: backend_ip/backend_host/backend_dns; update:

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "base/text.h"
 #include "core/catalogue.h"
 #include "core/route.h"
-#include "core/text.h"
 
 json_t *ap_domain_ports(struct req *r, const struct resource *domain)
 {

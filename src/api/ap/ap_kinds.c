@@ -3,9 +3,9 @@
 
 #include <string.h>
 
+#include "base/text.h"
 #include "core/resource.h"
 #include "core/route.h"
-#include "core/text.h"
 
 const struct res_kind AP_SITE = {"ap.site", .name_scope = RES_NAME_IN_PARENT};
 const struct res_kind AP_VIP = {"ap.vip", .parent = "ap.site", .name_scope = RES_NAME_GLOBAL};

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
-#include "core/net.h"
+#include "base/net.h"
 #include "core/rules.h"
 
 /* Private and shared address space: never a protected asset's public

@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "base/text.h"
 #include "core/catalogue.h"
-#include "core/text.h"
 
 json_t *ap_site_doc_new(const char *service_plan)
 {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
+#include "base/net.h"
+#include "base/text.h"
 #include "core/catalogue.h"
-#include "core/net.h"
-#include "core/text.h"
 
 /* Every allocated address (any family) as the keys of a new object. */
 static int used_addresses(struct store *s, json_t **used)

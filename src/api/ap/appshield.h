@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/net.h"
+#include "base/net.h"
 #include "core/req.h"
 
 enum {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/ap/appshield.h"
-#include "core/url.h"
+#include "base/url.h"
 
 const char *rule_overwritable_status(const json_t *value, long unused)
 {

@@ -10,7 +10,7 @@
 #include "api/ap/ap.h"
 #include "api/ap/ap_kinds.h"
 #include "api/ap/dashboard_calc.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 static int reply_series(struct req *r, const struct resource *site, enum ap_bw_kind kind, int64_t from, int64_t to,
                         int64_t step, int64_t now)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "api/dashboard/calc.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 enum { MINUTE = 60, HOUR = 3600, DAY = 86400 };
 

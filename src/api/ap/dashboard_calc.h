@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 #include "store/telemetry_ap.h"
 
 /* A bandwidth period of doc 002: the span it takes (exclusive bounds) and

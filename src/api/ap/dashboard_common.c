@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 int64_t ap_dash_offset_s(struct req *r)
 {

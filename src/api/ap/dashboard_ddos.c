@@ -12,8 +12,8 @@
 #include "api/ap/ap_kinds.h"
 #include "api/ap/dashboard.h"
 #include "api/dashboard/calc.h"
+#include "base/timefmt.h"
 #include "core/resource.h"
-#include "core/timefmt.h"
 
 enum { PATTERNS_TOP = 100 };
 

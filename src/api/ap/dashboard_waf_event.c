@@ -10,9 +10,9 @@
 #include "api/ap/dashboard.h"
 #include "api/ap/dashboard_calc.h"
 #include "api/dashboard/calc.h"
+#include "base/strbuf.h"
+#include "base/timefmt.h"
 #include "core/catalogue.h"
-#include "core/strbuf.h"
-#include "core/timefmt.h"
 #include "telemetry/geo.h"
 
 enum {

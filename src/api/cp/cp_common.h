@@ -21,7 +21,7 @@
 #include <stdbool.h>
 
 #include "api/cp/cp.h"
-#include "core/net.h"
+#include "base/net.h"
 #include "core/resource.h"
 #include "store/resource.h"
 

@@ -7,7 +7,7 @@
 #include "api/cp/cp.h"
 #include "api/cp/cp_common.h"
 #include "api/dashboard/dashboard.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 enum { CP_DASH_MAX_SITES = 100000 };
 

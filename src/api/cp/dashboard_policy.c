@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "api/op/dashboard_flows.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 #include "telemetry/record.h"
 
 enum { POLICY_IPS_MAX = 64 };

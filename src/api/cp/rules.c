@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "api/cp/cp.h"
-#include "core/net.h"
+#include "base/net.h"
 
 static void replace_text(json_t **value, const char *text)
 {

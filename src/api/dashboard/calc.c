@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 int64_t dash_step(int64_t span)
 {

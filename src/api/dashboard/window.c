@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "api/dashboard/dashboard.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 static const char *const FORMAT_TEXT[] = {
     [DASH_TEXT] = "a time as 'year-month-day hour:minute:second'",

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api/dns/dns.h"
-#include "core/text.h"
+#include "base/text.h"
 
 static const char *const tsig_members[] = {"key_name", "secret", "algorithm"};
 

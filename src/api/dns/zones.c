@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "api/dns/dns.h"
-#include "core/text.h"
+#include "base/text.h"
 #include "deploy/dns_deployer.h"
 
 int dns_zone_list(struct req *r)

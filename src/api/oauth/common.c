@@ -5,11 +5,11 @@
 #include <time.h>
 
 #include "api/oauth/oauth.h"
+#include "base/crypto.h"
+#include "base/text.h"
 #include "core/abuse.h"
 #include "core/auth.h"
 #include "core/config.h"
-#include "core/crypto.h"
-#include "core/text.h"
 
 int oauth_app(struct req *r, enum app_kind kind, const char *secret, struct app *out)
 {

@@ -6,10 +6,10 @@
 #include <time.h>
 
 #include "api/oauth/oauth.h"
+#include "base/crypto.h"
+#include "base/text.h"
+#include "base/url.h"
 #include "core/config.h"
-#include "core/crypto.h"
-#include "core/text.h"
-#include "core/url.h"
 
 /* The app must be installed for the customer, and xspe must be the value
  * the installation handed to the portal. One answer for every mismatch. */

@@ -1,8 +1,8 @@
 /* credit_token.c — POST /oauth/credit/token (grant_type client_credential):
  * a portal app's access token, acting for the portal. No refresh token. */
 #include "api/oauth/oauth.h"
+#include "base/crypto.h"
 #include "core/config.h"
-#include "core/crypto.h"
 
 int oauth_credit_token(struct req *r)
 {

@@ -5,8 +5,8 @@
 #include <time.h>
 
 #include "api/oauth/oauth.h"
+#include "base/crypto.h"
 #include "core/config.h"
-#include "core/crypto.h"
 
 int oauth_refresh_token(struct req *r)
 {

@@ -12,10 +12,10 @@
 
 #include "api/op/op_kinds.h"
 #include "api/op/op_mitigation.h"
+#include "base/crypto.h"
+#include "base/text.h"
 #include "core/catalogue.h"
-#include "core/crypto.h"
 #include "core/resource.h"
-#include "core/text.h"
 
 static json_t *profile_json(const struct resource *p)
 {

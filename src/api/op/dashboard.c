@@ -7,7 +7,7 @@
 
 #include "api/dashboard/dashboard.h"
 #include "api/op/op.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 /* The site's events that q selects (family and customer filled in here). */
 static int site_events(struct req *r, struct tel_event_query *q, json_t **rows, long *total)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api/op/dashboard_detail.h"
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 /* Loads the path's event when the caller may act for its customer (a
  * portal token: a customer of its portal with Origin Protection; an

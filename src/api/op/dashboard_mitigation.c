@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "api/op/dashboard_flows.h"
+#include "base/timefmt.h"
 #include "core/resource.h"
-#include "core/timefmt.h"
 #include "store/resource.h"
 
 enum { ACTIVE_EVENTS_MAX = 1000 }; /* ongoing events looked at (newest first) */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "api/op/dashboard_flows.h"
+#include "base/timefmt.h"
 #include "core/catalogue.h"
-#include "core/timefmt.h"
 
 enum { SUMMARY_TOP = 10, SUMMARY_EVENTS_MAX = 1000 };
 

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "api/op/op_mitigation.h"
-#include "core/route.h"
+#include "base/text.h"
 #include "core/resource.h"
-#include "core/text.h"
+#include "core/route.h"
 
 struct flex_ctx {
     struct op_path p;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "api/op/op_mitigation.h"
-#include "core/rate.h"
+#include "base/rate.h"
 
 void op_refuse(struct op_refusal *why, enum err e, const char *fmt, ...)
 {

@@ -10,9 +10,9 @@
 
 #include "api/op/op_kinds.h"
 #include "api/op/op_mitigation.h"
+#include "base/text.h"
 #include "core/catalogue.h"
 #include "core/resource.h"
-#include "core/text.h"
 
 /* Settings documents: one per parent, under the fixed name "settings" (unique
  * in the parent, so that one indexed lookup finds it and two first writes

@@ -40,7 +40,7 @@ struct op_refusal {
 void op_refuse(struct op_refusal *why, enum err e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Spec RULE: a rate value ("10", "2.5K", "1G"; core/rate.h, decimal units). */
+/* Spec RULE: a rate value ("10", "2.5K", "1G"; base/rate.h, decimal units). */
 const char *op_rule_rate(const json_t *value, long unused);
 /* The value of a rate text known to be valid (0 if not). */
 uint64_t op_rate_value(const char *text);

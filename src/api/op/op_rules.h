@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 /* The prefix length of a network block: the document takes "only class C
  * (/24) blocks", so IPv4 /24 and nothing else (docs/decisions.md). */

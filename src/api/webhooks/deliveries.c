@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "api/webhooks/webhooks.h"
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "webhook/events.h"
 #include "webhook/send.h"
 #include "webhook/worker.h"

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "api/webhooks/webhooks.h"
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "webhook/dest.h"
 #include "webhook/events.h"
 #include "webhook/worker.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 static int refuse(char *why, size_t len, const char *msg, const char *what)
 {

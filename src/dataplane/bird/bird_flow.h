@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 enum { BIRD_MAX_LENGTH = 9216 }; /* the largest packet length a rule may name (jumbo MTU) */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "api/op/op_mitigation.h"
-#include "core/net.h"
+#include "base/net.h"
 #include "dataplane/bird/bird_flow.h"
 
 enum { PROTO_TCP = 6, PROTO_UDP = 17 };

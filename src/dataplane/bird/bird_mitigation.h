@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 struct bird_rules {
     struct strbuf *v4, *v6; /* flow4 / flow6 route lines */

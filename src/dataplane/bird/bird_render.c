@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/net.h"
-#include "core/strbuf.h"
+#include "base/net.h"
+#include "base/strbuf.h"
 #include "dataplane/bird/bird_mitigation.h"
 
 static void endpoint(struct strbuf *b, const char *what, const char *addr, int port)

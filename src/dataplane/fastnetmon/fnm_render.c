@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "api/op/op_mitigation.h"
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 json_t *fnm_render_header(const struct fnm_settings *c)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/net.h"
+#include "base/net.h"
 
 enum kind { K_BOOL, K_INT, K_PATH, K_ADDR, K_WORD };
 

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 #include "core/waf_owasp.h"
 #include "dataplane/nginx/access_bw.h"
 

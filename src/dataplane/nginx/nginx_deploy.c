@@ -11,13 +11,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/crypto.h"
-#include "core/metrics.h"
-#include "deploy/exec.h"
-#include "deploy/files.h"
+#include "base/crypto.h"
+#include "base/metrics.h"
 #include "dataplane/nginx/nginx_conf.h"
 #include "dataplane/nginx/nginx_model.h"
 #include "dataplane/nginx/nginx_render.h"
+#include "deploy/exec.h"
+#include "deploy/files.h"
 
 #define PLANE "nginx"
 enum { REASON_MAX = 480 };

@@ -2,7 +2,7 @@
 #include "dataplane/nginx/nginx_ipset.h"
 
 #include "api/ap/appshield.h"
-#include "core/net.h"
+#include "base/net.h"
 
 typedef unsigned __int128 u128;
 

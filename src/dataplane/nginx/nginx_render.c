@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "api/ap/ap_common.h"
-#include "core/crypto.h"
-#include "core/net.h"
-#include "core/strbuf.h"
+#include "base/crypto.h"
+#include "base/net.h"
+#include "base/strbuf.h"
 #include "core/waf_headers.h"
 #include "core/waf_owasp.h"
 #include "core/waf_rule.h"

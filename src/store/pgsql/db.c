@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "store/migrations.h"
-#include "store/pgsql/pgsql.h"
 #include "store/pgsql/db.h"
+#include "store/pgsql/pgsql.h"
 
 extern const struct store_ops pgsql_ops; /* pgsql/ops.c */
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "store/pgsql/db.h"
 
 struct waiter {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "store/pgsql/db.h"
 #include "store/store_text.h"
 

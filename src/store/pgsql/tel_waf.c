@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "store/pgsql/db.h"
 
 enum { MAX_MERGE = 64 };

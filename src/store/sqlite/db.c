@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "store/data_version.h"
 #include "store/migrations.h"
-#include "store/sqlite/sqlite.h"
 #include "store/sqlite/db.h"
+#include "store/sqlite/sqlite.h"
 #include "store/sqlite/walbuf.h"
 #include "store/sqlite/writer.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "store/sqlite/db.h"
 #include "store/store_text.h"
 

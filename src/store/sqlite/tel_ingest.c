@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "store/sqlite/db.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"

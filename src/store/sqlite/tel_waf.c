@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/crypto.h"
+#include "base/crypto.h"
 #include "store/sqlite/db.h"
 
 enum { COUNT_TYPE = 1, COUNT_COUNTRY = 2, COUNT_URL = 3, MAX_MERGE = 64 };

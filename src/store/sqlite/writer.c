@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/metrics.h"
+#include "base/metrics.h"
 #include "store/sqlite/db.h"
 
 enum { MAX_WRITERS = 16 };

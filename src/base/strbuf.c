@@ -1,5 +1,5 @@
 /* strbuf.c — see strbuf.h. */
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

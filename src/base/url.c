@@ -1,5 +1,5 @@
 /* url.c — see url.h. */
-#include "core/url.h"
+#include "base/url.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* net.c — see net.h. inet_pton/inet_ntop do the heavy lifting; the
  * strictness rules glibc does not enforce are checked here first. */
-#include "core/net.h"
+#include "base/net.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

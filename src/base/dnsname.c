@@ -1,5 +1,5 @@
 /* dnsname.c — see dnsname.h. */
-#include "core/dnsname.h"
+#include "base/dnsname.h"
 
 #include <idn2.h>
 #include <stdio.h>

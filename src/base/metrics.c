@@ -1,5 +1,5 @@
 /* metrics.c — see metrics.h. */
-#include "core/metrics.h"
+#include "base/metrics.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/strbuf.h"
+#include "base/strbuf.h"
 
 typedef _Atomic uint64_t counter;
 

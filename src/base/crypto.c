@@ -1,5 +1,5 @@
 /* crypto.c — see crypto.h. GnuTLS is linked through libmicrohttpd anyway. */
-#include "core/crypto.h"
+#include "base/crypto.h"
 
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>

@@ -1,5 +1,5 @@
 /* rate.c — see rate.h. */
-#include "core/rate.h"
+#include "base/rate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* arena.c — see arena.h. Blocks grow by doubling; a large request gets a
  * block of its own so small allocations keep packing. */
-#include "core/arena.h"
+#include "base/arena.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* text.c — see text.h. */
-#include "core/text.h"
+#include "base/text.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* timefmt.c — see timefmt.h. Calendar arithmetic without the C library's
  * time zone state (timegm/gmtime_r are UTC-only and thread-safe). */
-#include "core/timefmt.h"
+#include "base/timefmt.h"
 
 #include <stdbool.h>
 #include <stdio.h>
