@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "core/cert.h"
 #include "fuzz_assert.h"
+#include "x509/x509.h"
 
 static void check_text(const char *s)
 {

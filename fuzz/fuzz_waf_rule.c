@@ -9,9 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/waf_msc.h"
-#include "core/waf_rule.h"
 #include "fuzz_assert.h"
+#include "waf/waf.h"
 
 /* Checks one line "SecRule VAR \"OP\" \"ACTIONS\"" (without its newline). */
 static void check_line(const char *l, size_t n)

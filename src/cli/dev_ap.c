@@ -10,7 +10,7 @@
 #include "api/ap/ap_common.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "core/cert.h"
+#include "x509/x509.h"
 
 #define DEV_AP_DOMAIN "shop.example.com"
 

@@ -1,8 +1,8 @@
-/* test_cert.c — core/cert.h against certificates and keys that certtool
+/* test_cert.c — x509/x509.h against certificates and keys that certtool
  * (gnutls-bin) makes at run time in a temporary directory: a chain root →
  * intermediate → leaf, expired and not-yet-valid leaves, RSA PKCS#1 and
  * encrypted PKCS#8 keys; then the self-signed certificate and key files. */
-#include "core/cert.h"
+#include "x509/x509.h"
 
 #include <errno.h>
 #include <stdarg.h>

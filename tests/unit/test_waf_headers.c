@@ -1,7 +1,7 @@
-/* test_waf_headers.c — core/waf_headers.h: the three header sets, the
+/* test_waf_headers.c — waf/waf.h: the three header sets, the
  * custom policy's value rules and canonical forms, the POST body and the
  * GET shape. */
-#include "core/waf_headers.h"
+#include "waf/waf.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,9 @@
-/* test_waf_owasp.c — core/waf_owasp.h: the key table, the default
+/* test_waf_owasp.c — waf/waf.h: the key table, the default
  * configuration and its GET shape, the action-switch validators, and the
  * rendered text, which is loaded into libmodsecurity after the Core Rule Set
  * of Debian's modsecurity-crs and run on requests (skipped, saying so, only
  * when that package is missing). */
-#include "core/waf_msc.h"
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 #include <modsecurity/modsecurity.h>
 #include <modsecurity/rules_set.h>

@@ -1,11 +1,10 @@
-/* test_waf_rule.c — core/waf_rule.h: the custom rule model, its messages,
+/* test_waf_rule.c — waf/waf.h: the custom rule model, its messages,
  * its compilation to a SecRule chain, and what libmodsecurity makes of the
  * text: rules load, and requests run through a real libmodsecurity
  * transaction match exactly the values given (quotes, backslashes and
  * macros cannot change a rule's meaning or add actions). */
 #include "base/strbuf.h"
-#include "core/waf_msc.h"
-#include "core/waf_rule.h"
+#include "waf/waf.h"
 
 #include <modsecurity/modsecurity.h>
 #include <modsecurity/rules_set.h>

@@ -1,4 +1,4 @@
-/* ap_cert.c — certificates of sites and domains (on core/cert.h).
+/* ap_cert.c — certificates of sites and domains (on x509/x509.h).
  *
  * An upload is parsed and checked (key matches, chain in order, valid now,
  * and for a domain: covers its name); the site's certificate is the default
@@ -18,8 +18,8 @@
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "core/catalogue.h"
-#include "core/cert.h"
 #include "core/config.h"
+#include "x509/x509.h"
 
 #define AP_KEY_DIR "ap-keys"
 

@@ -1,6 +1,6 @@
 /* waf_custom_rules.c — {WAF}/custom-rule: create, list, read, update,
  * delete, and the switch of all rules (gap A2.9; the model, its checks and
- * its ModSecurity form are core/waf_rule.h). Every written rule is compiled
+ * its ModSecurity form are waf/waf.h). Every written rule is compiled
  * and loaded into libmodsecurity first: a rule it refuses is a 400 with its
  * message. rule_name is unique (without case) among the domain port's
  * rules; a domain port holds at most WAF_CUSTOM_RULES_MAX rules.
@@ -16,7 +16,7 @@
 #include "api/ap/waf_policy.h"
 #include "core/catalogue.h"
 #include "core/resource.h"
-#include "core/waf_rule.h"
+#include "waf/waf.h"
 
 /* Copies the members of `from` named in `order` into a new object, in that
  * order (the store hands documents back with their keys sorted). */

@@ -1,9 +1,9 @@
 /* waf_owasp_policy.c — {WAF}/owasp: read, the enable switch, and the
  * action configurations (gaps A2.10-A2.12; keys, types, members and their
- * checks are core/waf_owasp.h). A body is applied all or nothing. */
+ * checks are waf/waf.h). A body is applied all or nothing. */
 #include "api/ap/ap_policy.h"
 #include "api/ap/waf_policy.h"
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 int waf_owasp_get(struct req *r)
 {

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-#include "core/waf_headers.h"
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 /* Both under a domain port or the site (see port_policy in appshield.h). */
 const struct res_kind AP_WAF = {"ap.waf", .name_scope = RES_NAME_IN_PARENT};

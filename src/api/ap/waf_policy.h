@@ -7,10 +7,10 @@
 #include "api/ap/appshield.h"
 
 /* ---- WAF (waf_policy.c) ----
- * The "ap.waf" document: {"owasp": <core/waf_owasp.h configuration>,
- * "secure_headers": <core/waf_headers.h state>}. Custom rules are resources
+ * The "ap.waf" document: {"owasp": <waf/waf.h configuration>,
+ * "secure_headers": <waf/waf.h state>}. Custom rules are resources
  * of their own, "ap.waf.custom_rule" under the domain port, with 16-hex
- * random ids and a doc of the canonical rule (core/waf_rule.h)
+ * random ids and a doc of the canonical rule (waf/waf.h)
  * plus "slot", its place in the domain port's ModSecurity file. */
 enum { WAF_CUSTOM_RULES_MAX = 100 }; /* custom rules of one domain port */
 extern const struct res_kind AP_WAF, AP_WAF_CUSTOM_RULE;

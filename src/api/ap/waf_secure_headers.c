@@ -1,9 +1,9 @@
 /* waf_secure_headers.c — {WAF}/secure-headers (gaps A2.8, B.4.17; modes,
- * custom policy checks and the GET shape are core/waf_headers.h). POST
+ * custom policy checks and the GET shape are waf/waf.h). POST
  * answers code and msg only, as documented. */
 #include "api/ap/ap_policy.h"
 #include "api/ap/waf_policy.h"
-#include "core/waf_headers.h"
+#include "waf/waf.h"
 
 int waf_secure_headers_set(struct req *r)
 {

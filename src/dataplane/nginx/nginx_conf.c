@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "base/strbuf.h"
-#include "core/waf_owasp.h"
 #include "dataplane/nginx/access_bw.h"
+#include "waf/waf.h"
 
 char *nginx_main_render(const struct nginx_settings *st, const char *sites_file)
 {

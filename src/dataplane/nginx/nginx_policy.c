@@ -5,7 +5,7 @@
 
 #include "api/ap/appshield.h"
 #include "api/ap/waf_policy.h"
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 static bool on(const json_t *o, const char *k)
 {

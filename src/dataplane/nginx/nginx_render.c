@@ -10,11 +10,9 @@
 #include "base/crypto.h"
 #include "base/net.h"
 #include "base/strbuf.h"
-#include "core/waf_headers.h"
-#include "core/waf_owasp.h"
-#include "core/waf_rule.h"
 #include "dataplane/nginx/nginx_ipset.h"
 #include "dataplane/nginx/nginx_policy.h"
+#include "waf/waf.h"
 
 /* One server to render: a domain port at one listen address. */
 struct server {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 enum { TEXT_MAX = 2048 }; /* the ingest's limit for a WAF entry's strings */
 

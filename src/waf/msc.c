@@ -1,5 +1,5 @@
-/* waf_msc.c — see waf_msc.h. */
-#include "core/waf_msc.h"
+/* msc.c — see waf.h. */
+#include "waf/waf.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <modsecurity/modsecurity.h>

@@ -1,7 +1,7 @@
-/* cert.c — see cert.h: parsing and checking an uploaded bundle, and the
- * read fields of its leaf. Name matching is in cert_name.c, the self-signed
- * certificate and key files in cert_file.c. */
-#include "core/cert.h"
+/* cert.c — see x509.h: parsing and checking an uploaded bundle, and the
+ * read fields of its leaf. Name matching is in name.c, the self-signed
+ * certificate and key files in file.c. */
+#include "x509/x509.h"
 
 #include <gnutls/abstract.h>
 #include <gnutls/gnutls.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/cert_impl.h"
+#include "x509/impl.h"
 
 /* One PEM block: the label between "BEGIN " and "-----", and the block's
  * whole text (BEGIN line to END line) for GnuTLS to decode. */

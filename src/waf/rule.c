@@ -1,4 +1,4 @@
-/* waf_rule.c — see waf_rule.h.
+/* rule.c — see waf.h.
  *
  * Escaping. Inside the double-quoted operator of a SecRule, libmodsecurity's
  * lexer lets \" stand for a quote but hands the backslash to the operator
@@ -12,7 +12,7 @@
  * backslash. The action
  * list holds no client text but the redirect URL, whose characters are
  * restricted. */
-#include "core/waf_rule.h"
+#include "waf/waf.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -25,7 +25,6 @@
 #include "base/strbuf.h"
 #include "base/text.h"
 #include "base/url.h"
-#include "core/waf_msc.h"
 
 enum kind { K_TEXT, K_METHOD, K_IP, K_COUNTRY };
 

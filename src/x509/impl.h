@@ -1,11 +1,11 @@
-/* cert_impl.h — what the cert_*.c files share; not for other modules. */
+/* impl.h — what the files of src/x509/ share; not for other modules. */
 #ifndef PARAPET_CERT_IMPL_H
 #define PARAPET_CERT_IMPL_H
 
 #include <gnutls/x509.h>
 #include <stddef.h>
 
-#include "core/cert.h"
+#include "x509/x509.h"
 
 /* Writes the reason into err[CERT_ERR_MAX]; returns CERT_REFUSED. */
 int cert_refuse(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,5 +1,5 @@
-/* cert_info.c — see cert.h: the read fields of a leaf certificate, and the
- * small helpers the parser shares (cert_impl.h). */
+/* info.c — see x509.h: the read fields of a leaf certificate, and the
+ * small helpers the parser shares (impl.h). */
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "core/cert.h"
-#include "core/cert_impl.h"
+#include "x509/impl.h"
+#include "x509/x509.h"
 
 int cert_refuse(char *err, const char *fmt, ...)
 {

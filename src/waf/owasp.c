@@ -1,4 +1,4 @@
-/* waf_owasp.c — see waf_owasp.h.
+/* owasp.c — see waf.h.
  *
  * How the text works with the Core Rule Set (anomaly scoring, Debian's
  * crs-setup.conf). nginx merges a server's ModSecurity rules *before* the
@@ -16,7 +16,7 @@
  *   1 (tx.parapet_log_<key>=1) for the shared decision. Keys the CRS has no
  *   group for get one parapet rule each, which denies or
  * only logs by itself. */
-#include "core/waf_owasp.h"
+#include "waf/waf.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -28,7 +28,6 @@
 #include "base/dnsname.h"
 #include "base/net.h"
 #include "base/strbuf.h"
-#include "core/waf_msc.h"
 
 #define OWN_VARS_ARGS "ARGS|ARGS_NAMES|REQUEST_COOKIES"
 

@@ -1,11 +1,11 @@
-/* cert_name.c — see cert.h: does a certificate cover a host name
+/* name.c — see x509.h: does a certificate cover a host name
  * (RFC 6125 section 6.4, with the wildcard rules of 6.4.3 narrowed). */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "base/dnsname.h"
-#include "core/cert.h"
+#include "x509/x509.h"
 
 /* An identifier the certificate presents, compared with the canonical
  * reference name `ref` (lowercase A-labels, no trailing dot). `ref_wild`:

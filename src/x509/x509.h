@@ -1,4 +1,4 @@
-/* cert.h — TLS certificates that clients upload for Application Protection
+/* x509.h — the whole interface of src/x509/: TLS certificates that clients upload for Application Protection
  * sites and domains (`cert_file`, `cert_pwd`, `use_self_sign`), with GnuTLS:
  * parsing and checking a PEM bundle (leaf, chain, private key), the read
  * fields of `cert_info`/`crt_info`, host name coverage (RFC 6125), a

@@ -1,4 +1,4 @@
-/* cert_file.c — see cert.h: the self-signed certificate and the private
+/* file.c — see x509.h: the self-signed certificate and the private
  * key files. */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "base/dnsname.h"
-#include "core/cert.h"
+#include "x509/x509.h"
 
 static char *dup_datum(const gnutls_datum_t *d)
 {

@@ -1,5 +1,5 @@
-/* waf_headers.c — see waf_headers.h. */
-#include "core/waf_headers.h"
+/* headers.c — see waf.h. */
+#include "waf/waf.h"
 
 #include <ctype.h>
 #include <stdarg.h>
