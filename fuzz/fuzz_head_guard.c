@@ -8,7 +8,7 @@
 #include "fuzz_assert.h"
 #include "server/head_guard.h"
 
-static const struct head_limits lim = {.max_uri_bytes = 64, .max_head_bytes = 512, .max_fields = 6, .max_cookies = 8};
+static const struct head_limits lim = {.max_uri_bytes = 64, .max_head_bytes = 512, .max_fields = 14};
 
 static enum head_verdict in_pieces(const char *s, size_t n, size_t piece)
 {
