@@ -472,6 +472,7 @@ static int run(struct server_config *c, json_t *a)
     }
     if (worker_store_init(&c->store) != 0 || dispatch_init() != 0 || route_metrics_init() != 0)
         goto failed;
+    dispatch_on_commit(deployers_wake_path);
 
     sigset_t set;
     sigemptyset(&set);

@@ -13,9 +13,15 @@
 #include "core/reply_cache.h"
 #include "core/route.h"
 #include "core/router.h"
-#include "deploy/deployer.h"
 
 static struct router *router;
+
+static void (*commit_hook)(const char *path);
+
+void dispatch_on_commit(void (*fn)(const char *path))
+{
+    commit_hook = fn;
+}
 
 int dispatch_init(void)
 {
@@ -160,7 +166,8 @@ static void run_handler(struct req *r, bool open)
         if (r->after_commit)
             r->after_commit();
         if (write)
-            deployers_wake_path(r->path); /* the data planes render what changed */
+            if (commit_hook)
+                commit_hook(r->path); /* the data planes render what changed (dispatch_on_commit) */
     }
     for (const struct req_end_hook *h = r->end_hooks; h; h = h->next)
         if (h->on_commit == committed)

@@ -10,6 +10,10 @@
 
 /* Builds the router from the route table; -1 (with a message) if it clashes. */
 int dispatch_init(void);
+/* Calls fn(path) after every committed write request (set once, before
+ * serving): the deployers render what changed (`serve` passes
+ * deployers_wake_path), without the dispatcher knowing of them. */
+void dispatch_on_commit(void (*fn)(const char *path));
 void dispatch_shutdown(void);
 /* Fills r's reply. r->store, r->config and the input side must be set. */
 void dispatch(struct req *r);
