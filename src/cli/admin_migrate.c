@@ -3,11 +3,13 @@
  * (store/pgsql/import.c does the copy and the checks). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/admin.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "store/pgsql/pgsql.h"
+#include "store/sqlite/sqlite.h"
 
 static const struct opt migrate_opts[] = {{.name = "from"}, {.name = "to"}, {.name = NULL}};
 
@@ -27,10 +29,21 @@ int admin_migrate(int argc, char **argv)
         json_decref(a);
         return 2;
     }
-    char db[4096], err[512];
+    char db[4096], err[4096 + 512];
     data_path(db, sizeof db, from + 7, "parapet.db");
     json_t *report = NULL;
-    int rc = pgsql_import_sqlite(db, to, &report, err, sizeof err);
+    /* The source's schema brought to this parapet's version first, by
+     * opening it as the server would (pgsql_import_sqlite reads the file). */
+    struct store *source = access(db, R_OK) == 0 ? sqlite_store_open(db) : NULL;
+    int rc = -1;
+    if (source) {
+        source->ops->close(source);
+        rc = pgsql_import_sqlite(db, to, &report, err, sizeof err);
+    } else if (access(db, R_OK) != 0) {
+        snprintf(err, sizeof err, "no SQLite store at %s", db);
+    } else {
+        snprintf(err, sizeof err, "the SQLite store at %s cannot be opened", db);
+    }
     json_decref(a);
     if (rc != 0) {
         fprintf(stderr, "parapet: migrate: %s (nothing was written)\n", err);

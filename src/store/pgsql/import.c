@@ -21,7 +21,6 @@
 
 #include "store/pgsql/pgsql.h"
 #include "store/pgsql/db.h"
-#include "store/sqlite/sqlite.h"
 
 struct import {
     sqlite3 *src;
@@ -493,12 +492,8 @@ int pgsql_import_sqlite(const char *sqlite_path, const char *conninfo, json_t **
     *report = NULL;
     if (access(sqlite_path, R_OK) != 0)
         return fail(&im, "no SQLite store at %s", sqlite_path);
-    /* Both schemas brought to this parapet's version first: the source by
-     * opening it as the server would, the target by its migrations. */
-    struct store *source = sqlite_store_open(sqlite_path);
-    if (!source)
-        return fail(&im, "the SQLite store at %s cannot be opened", sqlite_path);
-    source->ops->close(source);
+    /* The target's schema brought to this parapet's version by its
+     * migrations (the caller has done so for the source: pgsql.h). */
     struct store *target = pgsql_store_open(conninfo);
     if (!target)
         return fail(&im, "the PostgreSQL database cannot be opened (see above)");

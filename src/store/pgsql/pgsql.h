@@ -13,7 +13,8 @@ struct store *pgsql_store_open(const char *conninfo);
  * data (a catalogue seeded by a node's first start is replaced), ids kept,
  * in one transaction, and compares each table's row count on both sides.
  * 0 with *report {"tables": [{"table", "rows"}], "rows": N, "verified":
- * true}, or -1 with a message in err (nothing written). */
+ * true}, or -1 with a message in err (nothing written). The caller first
+ * opens the SQLite store once, which brings its schema to this version. */
 int pgsql_import_sqlite(const char *sqlite_path, const char *conninfo, json_t **report, char *err, size_t errsize);
 
 /* Changes between nodes (pgsql/changes.c): a thread of its own that sends
