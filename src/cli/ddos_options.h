@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-#include "dataplane/ddos_deployer.h"
+#include "dataplane/ddos/ddos_deployer.h"
 
 /* Entries of a `struct opt` table (args.h). */
 #define DDOS_DEPLOY_OPTS                                                                                      \

@@ -1,5 +1,5 @@
 /* ddos_deployer.c — see ddos_deployer.h. */
-#include "dataplane/ddos_deployer.h"
+#include "dataplane/ddos/ddos_deployer.h"
 
 #include <stdio.h>
 #include <string.h>
