@@ -11,20 +11,10 @@
 #include "base/text.h"
 #include "cli/accounts.h"
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/dns_options.h"
-
-int admin_print(json_t *result)
-{
-    if (!result)
-        return 1;
-    char *text = json_dumps(result, JSON_COMPACT);
-    puts(text);
-    free(text);
-    json_decref(result);
-    return 0;
-}
 
 static int failed(const struct account_error *e)
 {

@@ -1,14 +1,11 @@
-/* admin.h — what the files of `parapet admin` share. */
+/* admin.h — the commands of `parapet admin`, one file each, that admin.c
+ * calls (they print through admin_print.h). */
 #ifndef PARAPET_CLI_ADMIN_H
 #define PARAPET_CLI_ADMIN_H
 
 #include <jansson.h>
 
 #include "store/store.h"
-
-/* Prints one JSON object on stdout and takes it; returns the exit status
- * (0, or 1 when result is NULL). */
-int admin_print(json_t *result);
 
 /* admin_dns.c: `dns deploy [options]` and `dns zones`. */
 int admin_dns(struct store *s, const char *verb, json_t *args, const char *data_dir);

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 
 /* target, changes and diff are stored as JSON text: hand them out as JSON. */

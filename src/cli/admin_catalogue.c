@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 #include "core/catalogue.h"
 #include "core/catalogue_check.h"

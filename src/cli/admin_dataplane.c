@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 
 int admin_dataplane(struct store *s, const char *verb, json_t *args)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/dns_options.h"
 
 static int deploy(struct store *s, json_t *a, const char *data_dir)

@@ -9,6 +9,7 @@
 
 #include "base/crypto.h"
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 #include "telemetry/retention.h"
 

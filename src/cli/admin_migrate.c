@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "store/pgsql/pgsql.h"

@@ -9,6 +9,7 @@
 
 #include "base/net.h"
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 
 static json_t *load_pools(struct store *s)
