@@ -690,8 +690,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
         *socket_context = tls_conn_attach(fd->connect_fd, &h->head_limits, h->cfg->log_requests);
 }
 
-/* libmicrohttpd makes each session's user pointer its connection. */
-struct tls_conn *http_tls_conn_of(gnutls_session_t session)
+/* libmicrohttpd makes each session's user pointer its connection
+ * (tls_conn_find_with). */
+static struct tls_conn *tls_conn_of_session(gnutls_session_t session)
 {
     if (!atomic_load_explicit(&guarding_tls, memory_order_relaxed))
         return NULL;
@@ -774,8 +775,10 @@ struct http_server *http_start(const struct server_config *cfg, const char *cert
         free(h);
         return NULL;
     }
-    if (!cfg->plain_http)
+    if (!cfg->plain_http) {
         atomic_store(&guarding_tls, true);
+        tls_conn_find_with(tls_conn_of_session);
+    }
     h->lane = strcmp(cfg->store.backend, "sqlite") == 0 && write_lane_start(lane_writes_coming) == 0;
     return h;
 }

@@ -22,9 +22,4 @@ void http_stop(struct http_server *h);
  * ciphers, forward secrecy. */
 extern const char http_tls_priorities[];
 
-/* The context of a TLS session of the running server (tls_conn.h), or NULL
- * for any other session. */
-struct tls_conn;
-struct tls_conn *http_tls_conn_of(gnutls_session_t session);
-
 #endif

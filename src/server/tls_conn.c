@@ -3,6 +3,7 @@
 
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,20 @@ struct tls_conn {
     bool refused;
     size_t dropped;
 };
+
+typedef struct tls_conn *tls_conn_finder(gnutls_session_t session);
+static tls_conn_finder *_Atomic finder;
+
+void tls_conn_find_with(tls_conn_finder *find)
+{
+    atomic_store(&finder, find);
+}
+
+struct tls_conn *tls_conn_of(gnutls_session_t session)
+{
+    tls_conn_finder *find = atomic_load_explicit(&finder, memory_order_relaxed);
+    return find ? find(session) : NULL;
+}
 
 struct tls_conn *tls_conn_attach(int fd, const struct head_limits *limits, bool log)
 {

@@ -24,6 +24,13 @@ struct tls_conn;
 
 typedef ssize_t (*tls_recv_fn)(gnutls_session_t session, void *data, size_t size);
 
+/* The context of a TLS session of the running server, or NULL for any
+ * other session. The server says how to find it (tls_conn_find_with, when it
+ * starts guarding) and the hooks ask (tls_conn_of), so that the server and
+ * the hooks do not call each other. */
+void tls_conn_find_with(struct tls_conn *(*find)(gnutls_session_t session));
+struct tls_conn *tls_conn_of(gnutls_session_t session);
+
 /* Sets up the context of a connection on socket fd; NULL when out of
  * memory (the session then reads as GnuTLS would, unguarded).
  * limits must outlive the connection; log: one line per refusal. */

@@ -15,7 +15,6 @@
 #include <gnutls/gnutls.h>
 #include <pthread.h>
 
-#include "server/http.h"
 #include "server/tcp_push.h"
 #include "server/tls_conn.h"
 
@@ -56,7 +55,7 @@ ssize_t gnutls_record_recv(gnutls_session_t session, void *data, size_t size)
     pthread_once(&once, find_gnutls_own);
     if (!gnutls_own_recv)
         return GNUTLS_E_INTERNAL_ERROR;
-    struct tls_conn *c = http_tls_conn_of(session);
+    struct tls_conn *c = tls_conn_of(session);
     return c ? tls_conn_recv(c, session, data, size, gnutls_own_recv) : gnutls_own_recv(session, data, size);
 }
 
@@ -65,6 +64,6 @@ ssize_t gnutls_record_send(gnutls_session_t session, const void *data, size_t si
     pthread_once(&once, find_gnutls_own);
     if (!gnutls_own_send)
         return GNUTLS_E_INTERNAL_ERROR;
-    struct tls_conn *c = http_tls_conn_of(session);
+    struct tls_conn *c = tls_conn_of(session);
     return c ? tls_conn_send(c, session, data, size, gnutls_own_send) : gnutls_own_send(session, data, size);
 }
