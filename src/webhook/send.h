@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "store/webhooks.h"
-#include "webhook/worker.h"
+#include "webhook/settings.h"
 
 struct webhook_outcome {
     int64_t at_ms, duration_ms;
