@@ -13,6 +13,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/config_file.h"
+#include "cli/data_lock.h"
 #include "cli/dns_options.h"
 #include "cli/ddos_options.h"
 #include "cli/nginx_options.h"
@@ -369,6 +370,8 @@ static unsigned in_flight_of(void *h)
 static int run(struct server_config *c, json_t *a)
 {
     char tls_dir[4096], cert_path[4096], key_path[4096];
+    if (data_dir_hold(c->data_dir) != 0) /* no restore runs under a server (data_lock.h) */
+        return 1;
     struct store *main_store = cli_open_store(c->data_dir); /* creates the dir, migrates */
     if (!main_store)
         return 1;
