@@ -19,6 +19,7 @@
 #include "cli/nginx_options.h"
 #include "cli/options_doc.h"
 #include "cli/serve_options.h"
+#include "cli/service_notify.h"
 #include "cli/webhook_options.h"
 #include "core/dispatch.h"
 #include "core/url.h"
@@ -421,11 +422,15 @@ static int run(struct server_config *c, json_t *a)
         stop_deployers();
         goto failed;
     }
-    fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
-            c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
-            strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
+    char serving[512];
+    snprintf(serving, sizeof serving, "serving %s://%s%s%s:%d with %u threads, data in %s",
+             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
+             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
+    fprintf(stderr, "parapet: %s\n", serving);
+    service_ready(serving);
     wait_for_stop(main_store, c->telemetry_days, c->audit_days);
 
+    service_stopping();
     fprintf(stderr, "parapet: stopping: no new connections; %u requests in flight\n", http_in_flight(h));
     http_quiesce(h);
     struct timespec step = {.tv_nsec = 20 * 1000 * 1000};
