@@ -1,6 +1,7 @@
 # parapet — build, test, run. `make help` lists the targets.
 CC       ?= cc
-PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb
+PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb \
+            libsystemd
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
@@ -13,7 +14,8 @@ else
   OPT := -O2 -g
 endif
 B        := build/$(VARIANT)
-CFLAGS   := $(CFLAGS_BASE) $(OPT)
+# EXTRA_CFLAGS, EXTRA_LDFLAGS: dpkg-buildflags' hardening flags (debian/rules)
+CFLAGS   := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 
 SRC      := $(shell find src -name '*.c' | sort)
 BIN_SRC  := src/cli/main.c src/server/tls_hooks.c  # the program only (tls_hooks.c says why)
@@ -27,12 +29,13 @@ CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots
+.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots deb
 all: build
 
 help:
 	@echo "make run      install packages, build, start the dev server (credentials printed)"
 	@echo "make check    install packages, build, run all tests (normal and ASan+UBSan)"
+	@echo "make deb      the Debian package (dpkg-buildpackage -us -uc -b) into build/deb/"
 	@echo "make test     unit and HTTPS tests against the release build"
 	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
@@ -81,7 +84,7 @@ $(B)/libparapet.a: $(OBJ)
 
 $(B)/parapet: $(BIN_SRC:%.c=$(B)/%.o) $(B)/libparapet.a
 	@echo "  LINK  $@"
-	@$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	@$(CC) $(CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libparapet.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(@D)
@@ -119,6 +122,10 @@ bench:
 # the web console's main pages at 1280 px and phone width (tests/console/run)
 console-shots: build
 	tests/console/run $(B) --shots docs/console
+
+# the Debian package (debian/), moved from the parent directory into build/deb/
+deb:
+	tools/make-deb.sh build/deb
 
 clean:
 	rm -rf build

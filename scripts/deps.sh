@@ -25,6 +25,10 @@ packages="$packages python3 python3-jsonschema"; command -v node >/dev/null && c
 # the web console (issue 21): Chart.js served from /usr/share/javascript/chart.js;
 # headless Chromium, its driver and Selenium for tests/console/run
 packages="$packages libjs-chart.js chromium chromium-driver python3-selenium"
+# the Debian package (issue 36): libsystemd-dev for sd_notify; debhelper and
+# lintian build and check it (make deb, tests/package/run), systemd for
+# systemd-analyze verify/security
+packages="$packages libsystemd-dev debhelper lintian systemd"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk time"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

@@ -330,7 +330,9 @@ static void admin_usage(void)
           "  audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]\n"
           "                                         (the writes; export: JSON lines)\n"
           "  migrate --from sqlite:DATA_DIR --to postgresql://USER@HOST/DB\n"
-          "                                         (copy every table into an empty database, ids kept)\n",
+          "                                         (copy every table into an empty database, ids kept)\n"
+          "  backup --to FILE                       (a consistent copy of the database, while it serves)\n"
+          "  restore --from FILE [--replace]        (into a data directory no server runs on)\n",
           stderr);
 }
 
@@ -349,6 +351,8 @@ int cli_admin(int argc, char **argv)
     const char *object = argv[i++];
     if (strcmp(object, "migrate") == 0) /* two stores of its own, none of --data's */
         return admin_migrate(argc - i, argv + i);
+    if (strcmp(object, "backup") == 0 || strcmp(object, "restore") == 0) /* a copy of the store, not the store */
+        return admin_backup(object, data, argc - i, argv + i);
     /* "install --app .." has no verb; every other command has one */
     const char *verb = NULL;
     if (i < argc && strncmp(argv[i], "--", 2) != 0)

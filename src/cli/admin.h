@@ -26,6 +26,10 @@ int admin_dataplane(struct store *s, const char *verb, json_t *args);
 /* admin_audit.c: `audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]`. */
 int admin_audit(struct store *s, const char *verb, json_t *args);
 
+/* admin_backup.c: `backup --to FILE` and `restore --from FILE [--replace]`
+ * (object: "backup" or "restore"; they open no store of their own). */
+int admin_backup(const char *object, const char *data_dir, int argc, char **argv);
+
 /* admin_migrate.c: `migrate --from sqlite:DIR --to postgresql://…` (opens its own stores). */
 int admin_migrate(int argc, char **argv);
 

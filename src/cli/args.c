@@ -14,7 +14,7 @@ json_t *args_parse(int argc, char **argv, const struct opt *opts)
         const char *a = argv[i];
         const struct opt *o = NULL;
         if (strncmp(a, "--", 2) == 0)
-            for (o = opts; o->name && strcmp(o->name, a + 2) != 0; o++)
+            for (o = opts; o->name && (!o->name[0] || strcmp(o->name, a + 2) != 0); o++)
                 ;
         if (!o || !o->name) {
             fprintf(stderr, "parapet: unexpected argument '%s'\n", a);

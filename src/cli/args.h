@@ -8,14 +8,24 @@
 #include <stddef.h>
 
 struct opt {
-    const char *name; /* without the leading "--" */
+    const char *name; /* without the leading "--"; "" for a heading */
     bool repeatable;
     bool flag; /* takes no value */
+    /* What `--help`, the configuration file and the man pages say of it
+     * (serve_options.c, options_doc.c): */
+    const char *arg;     /* the value's placeholder, e.g. "DIR" */
+    const char *dflt;    /* the default, as documented (NULL: none) */
+    const char *help;    /* unwrapped sentences */
+    const char *heading; /* a heading entry (name "") titles the entries after it */
+    bool cli_only;       /* not a configuration file key (--help, --config) */
 };
 
-/* Parses argv[0..argc) against opts (terminated by {NULL}); NULL with a
- * message on stderr for an unknown option, a missing value, a repeat of a
- * single option, or a stray argument. */
+/* A heading entry of an option table. */
+#define OPT_HEADING(title) {.name = "", .heading = title}
+
+/* Parses argv[0..argc) against opts (terminated by {NULL}; headings are
+ * skipped); NULL with a message on stderr for an unknown option, a missing
+ * value, a repeat of a single option, or a stray argument. */
 json_t *args_parse(int argc, char **argv, const struct opt *opts);
 
 const char *arg_str(json_t *args, const char *name);      /* NULL if absent */

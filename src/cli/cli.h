@@ -12,11 +12,15 @@ int cli_simulate(int argc, char **argv);          /* simulate.c */
 int cli_ingest(int argc, char **argv);            /* ingest.c */
 int cli_openapi(int argc, char **argv);           /* openapi_cmd.c */
 int cli_fastnetmon_notify(int argc, char **argv); /* fastnetmon_notify.c */
+/* manpage.c: main_usage prints the program's usage on stderr (main.c). */
+int cli_manpage(int argc, char **argv, void (*main_usage)(void));
 
 /* Where every command's data lives: `--store URL` (any command; main.c
  * takes it out of argv) or PARAPET_STORE, as postgresql://... (or
  * postgres://...); otherwise the SQLite database DIR/parapet.db. */
 void cli_set_store(const char *url);
+/* The URL cli_set_store was given, or NULL. */
+const char *cli_store_url(void);
 /* cfg for the store of data_dir (its strings stay valid until the next call). */
 void cli_store_config(const char *data_dir, struct store_config *cfg);
 /* Opens the store (creating the data directory and migrating if needed). */

@@ -34,6 +34,11 @@ void cli_set_store(const char *url)
     store_url = url && *url ? url : NULL;
 }
 
+const char *cli_store_url(void)
+{
+    return store_url;
+}
+
 void cli_store_config(const char *data_dir, struct store_config *cfg)
 {
     static char db[4096];

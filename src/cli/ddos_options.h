@@ -8,37 +8,37 @@
 
 #include "dataplane/ddos/ddos_deployer.h"
 
-/* Entries of a `struct opt` table (args.h). */
+/* Entries of a `struct opt` table (args.h), with their documentation. */
 #define DDOS_DEPLOY_OPTS                                                                                      \
-    {.name = "no-fastnetmon-deploy", .flag = true}, {.name = "fastnetmon-dir"}, {.name = "fastnetmon"},       \
-        {.name = "fastnetmon-netflow"}, {.name = "fastnetmon-graphite"}, {.name = "fastnetmon-ban-time"},     \
-        {.name = "fastnetmon-average-time"}, {.name = "fastnetmon-reload"},                                   \
-        {.name = "no-bird-deploy", .flag = true}, {.name = "bird-dir"}, {.name = "bird"},                     \
-        {.name = "bird-socket"}, {.name = "bird-router-id"}, {.name = "bird-as"}, {.name = "bird-peer"},      \
-        {.name = "bird-peer-as"}, {.name = "bird-local"}, {.name = "bird-next-hop"},                          \
-        {.name = "bird-next-hop6"}, {.name = "ddos-deploy-interval" }
-
-#define DDOS_DEPLOY_USAGE                                                                                       \
-    "  --no-fastnetmon-deploy     no FastNetMon configuration (detection) nor traffic export receiver\n"      \
-    "  --fastnetmon-dir DIR       FastNetMon's files (default DATA/fastnetmon): fastnetmon.conf,\n"           \
-    "                             networks_list, networks_whitelist, notify.sh\n"                             \
-    "  --fastnetmon PATH|none     fastnetmon for --configuration_check (default: fastnetmon in PATH)\n"        \
-    "  --fastnetmon-netflow A:P   where FastNetMon listens for NetFlow/IPFIX (127.0.0.1:2055)\n"              \
-    "  --fastnetmon-graphite A:P  receive FastNetMon's per-host traffic (Graphite) on A:P (default: off)\n"   \
-    "  --fastnetmon-ban-time S    seconds a ban lasts at least (300)\n"                                       \
-    "  --fastnetmon-average-time S  FastNetMon's averaging window (15)\n"                                    \
-    "  --fastnetmon-reload CMD    run after a changed configuration is installed (FastNetMon 1.2.4\n"        \
-    "                             re-reads nothing while it runs: e.g. 'systemctl restart fastnetmon')\n"   \
-    "  --no-bird-deploy           no BIRD configuration (diversion, FlowSpec)\n"                             \
-    "  --bird-dir DIR             BIRD's files (default DATA/bird): bird.conf and the route files\n"          \
-    "  --bird PATH|none           bird for `bird -p` (default: bird in PATH or /usr/sbin)\n"                  \
-    "  --bird-socket PATH         the running BIRD's control socket, told `configure` (default DIR/bird.ctl)\n" \
-    "  --bird-router-id A         (192.0.2.1)    --bird-as N  parapet's AS (64512)\n"                         \
-    "  --bird-peer A[:PORT]       the scrubber or upstream the routes go to (default: none)\n"               \
-    "  --bird-peer-as N           its AS (required with --bird-peer)\n"                                       \
-    "  --bird-local A[:PORT]      the session's local address (default: any)\n"                               \
-    "  --bird-next-hop A          IPv4 diversion next hop; --bird-next-hop6 A: IPv6 (without: no IPv6 unicast)\n" \
-    "  --ddos-deploy-interval S   background deploy sweep interval (5)\n"
+    {.name = "no-fastnetmon-deploy", .flag = true,                                                            \
+     .help = "no FastNetMon configuration (detection) nor traffic export receiver"},                         \
+        {.name = "fastnetmon-dir", .arg = "DIR", .dflt = "DATA/fastnetmon",                                   \
+         .help = "FastNetMon's files: fastnetmon.conf, networks_list, networks_whitelist, notify.sh"},        \
+        {.name = "fastnetmon", .arg = "PATH|none", .dflt = "fastnetmon in PATH",                              \
+         .help = "fastnetmon for --configuration_check"},                                                     \
+        {.name = "fastnetmon-netflow", .arg = "A:P", .dflt = "127.0.0.1:2055",                                \
+         .help = "where FastNetMon listens for NetFlow/IPFIX"},                                               \
+        {.name = "fastnetmon-graphite", .arg = "A:P", .dflt = "off",                                          \
+         .help = "receive FastNetMon's per-host traffic (Graphite) on A:P"},                                  \
+        {.name = "fastnetmon-ban-time", .arg = "S", .dflt = "300", .help = "seconds a ban lasts at least"},   \
+        {.name = "fastnetmon-average-time", .arg = "S", .dflt = "15", .help = "FastNetMon's averaging window"}, \
+        {.name = "fastnetmon-reload", .arg = "CMD",                                                           \
+         .help = "run after a changed configuration is installed (FastNetMon 1.2.4 re-reads nothing while "  \
+                 "it runs: e.g. 'systemctl restart fastnetmon')"},                                           \
+        {.name = "no-bird-deploy", .flag = true, .help = "no BIRD configuration (diversion, FlowSpec)"},      \
+        {.name = "bird-dir", .arg = "DIR", .dflt = "DATA/bird", .help = "BIRD's files: bird.conf and the route files"}, \
+        {.name = "bird", .arg = "PATH|none", .dflt = "bird in PATH or /usr/sbin", .help = "bird for `bird -p`"}, \
+        {.name = "bird-socket", .arg = "PATH", .dflt = "DIR/bird.ctl",                                        \
+         .help = "the running BIRD's control socket, told `configure`"},                                      \
+        {.name = "bird-router-id", .arg = "A", .dflt = "192.0.2.1", .help = "BIRD's router id"},              \
+        {.name = "bird-as", .arg = "N", .dflt = "64512", .help = "parapet's AS"},                             \
+        {.name = "bird-peer", .arg = "A[:PORT]", .dflt = "none",                                              \
+         .help = "the scrubber or upstream the routes go to"},                                                \
+        {.name = "bird-peer-as", .arg = "N", .help = "its AS (required with --bird-peer)"},                   \
+        {.name = "bird-local", .arg = "A[:PORT]", .dflt = "any", .help = "the session's local address"},      \
+        {.name = "bird-next-hop", .arg = "A", .help = "IPv4 diversion next hop"},                             \
+        {.name = "bird-next-hop6", .arg = "A", .dflt = "no IPv6 unicast", .help = "IPv6 diversion next hop"}, \
+        {.name = "ddos-deploy-interval", .arg = "S", .dflt = "5", .help = "background deploy sweep interval"}
 
 struct ddos_options {
     struct ddos_settings st;

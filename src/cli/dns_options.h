@@ -9,22 +9,18 @@
 
 enum { DNS_MAX_NAMESERVERS = 8 };
 
-/* Entries of a `struct opt` table (args.h). */
+/* Entries of a `struct opt` table (args.h), with their documentation. */
 #define DNS_DEPLOY_OPTS                                                                                      \
-    {.name = "dns-dir"}, {.name = "knotc"}, {.name = "dns-reload", .flag = true}, {.name = "dns-listen"},    \
-        {.name = "dns-nameserver", .repeatable = true},                                                      \
-    {                                                                                                        \
-        .name = "dns-deploy-interval"                                                                        \
-    }
-
-#define DNS_DEPLOY_USAGE                                                                                     \
-    "  --dns-dir DIR              Knot DNS files (default DATA/knot): knot.conf (yours after it is\n"        \
-    "                             written), zones.conf (parapet's), zones/, db/, run/\n"                     \
-    "  --knotc PATH|none          knotc used to validate each configuration (default: knotc in PATH)\n"      \
-    "  --dns-reload               run `knotc reload` after installing a changed configuration\n"             \
-    "  --dns-listen ADDR@PORT     knotd's listen address written into a new knot.conf (127.0.0.1@5300)\n"    \
-    "  --dns-nameserver NAME      NS of new zone files (repeatable; ns1/ns2.parapet.invalid)\n"              \
-    "  --dns-deploy-interval S    background deploy sweep interval (5)\n"
+    {.name = "dns-dir", .arg = "DIR", .dflt = "DATA/knot",                                                   \
+     .help = "Knot DNS files: knot.conf (yours after it is written), zones.conf (parapet's), zones/, db/, run/"}, \
+        {.name = "knotc", .arg = "PATH|none", .dflt = "knotc in PATH",                                       \
+         .help = "knotc used to validate each configuration"},                                               \
+        {.name = "dns-reload", .flag = true, .help = "run `knotc reload` after installing a changed configuration"}, \
+        {.name = "dns-listen", .arg = "ADDR@PORT", .dflt = "127.0.0.1@5300",                                 \
+         .help = "knotd's listen address written into a new knot.conf"},                                     \
+        {.name = "dns-nameserver", .repeatable = true, .arg = "NAME",                                        \
+         .dflt = "ns1.parapet.invalid and ns2.parapet.invalid", .help = "NS of new zone files (repeatable)"}, \
+        {.name = "dns-deploy-interval", .arg = "S", .dflt = "5", .help = "background deploy sweep interval"}
 
 struct dns_options {
     struct dns_deploy_config cfg;

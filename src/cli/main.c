@@ -17,6 +17,7 @@ static void usage(void)
         "       parapet simulate [--data DIR] --seed N [--days D] [--rate R] [--waf-rate W] [--end T]\n"
         "                        [--out FILE|- | --ingest]                       (docs/telemetry.md)\n"
         "       parapet openapi [--server URL]       the OpenAPI 3.1 document (GET /api/openapi.json)\n"
+        "       parapet manpage parapet|serve|admin  the man pages parapet(1), parapet-serve(8), parapet-admin(8)\n"
         "every command: --store postgresql://... (or PARAPET_STORE) keeps the data in PostgreSQL\n"
         "       instead of DIR/parapet.db (docs/deploy.md)\n",
         stderr);
@@ -63,6 +64,8 @@ int main(int argc, char **argv)
         return cli_fastnetmon_notify(argc - 2, argv + 2);
     if (strcmp(argv[1], "openapi") == 0)
         return cli_openapi(argc - 2, argv + 2);
+    if (strcmp(argv[1], "manpage") == 0)
+        return cli_manpage(argc - 2, argv + 2, usage);
     usage();
     return 2;
 }

@@ -8,31 +8,31 @@
 
 #include "dataplane/nginx/nginx_settings.h"
 
-/* Entries of a `struct opt` table (args.h). */
+/* Entries of a `struct opt` table (args.h), with their documentation. */
 #define NGINX_DEPLOY_OPTS                                                                                    \
-    {.name = "no-nginx-deploy", .flag = true}, {.name = "nginx-dir"}, {.name = "nginx"},                     \
-        {.name = "nginx-listen"}, {.name = "nginx-listen-map", .repeatable = true}, {.name = "nginx-port-offset"},                                             \
-        {.name = "nginx-backend-map", .repeatable = true}, {.name = "nginx-real-ip-from", .repeatable = true}, \
-        {.name = "nginx-modsecurity-module"}, {.name = "nginx-crs-setup"}, {.name = "nginx-crs-rules"},      \
-    {                                                                                                        \
-        .name = "nginx-deploy-interval"                                                                      \
-    }
-
-#define NGINX_DEPLOY_USAGE                                                                                   \
-    "  --no-nginx-deploy          no Application Protection deployer nor WAF log follower\n"               \
-    "  --nginx-dir DIR            nginx's prefix (default DATA/nginx): nginx.conf, sites.conf, tls/,\n"      \
-    "                             modsec/, logs/ (the ModSecurity audit log parapet follows), run/\n"        \
-    "  --nginx PATH|none          nginx used for `nginx -t` (default: nginx in PATH)\n"                      \
-    "  --nginx-listen ADDR        serve every site on ADDR (default: each site on its VIPs)\n"              \
-    "  --nginx-listen-map A=B     serve a site whose VIP is in block A at the same host of block B\n"     \
-    "                             (repeatable; VIPs outside every map are not served; labs, tests)\n"      \
-    "  --nginx-port-offset N      serve domain port P on P+N, and reach mapped backends on P+N (0)\n"        \
-    "  --nginx-backend-map A=B    reach backend address A at B instead (repeatable; labs, tests)\n"          \
-    "  --nginx-real-ip-from CIDR  proxies in front whose X-Forwarded-For names the client (repeatable)\n"    \
-    "  --nginx-modsecurity-module PATH|none  (default /usr/lib/nginx/modules/ngx_http_modsecurity_module.so)\n" \
-    "  --nginx-crs-setup FILE     (default /etc/modsecurity/crs/crs-setup.conf)\n"                          \
-    "  --nginx-crs-rules DIR      (default /usr/share/modsecurity-crs/rules)\n"                             \
-    "  --nginx-deploy-interval S  background deploy sweep interval (5)\n"
+    {.name = "no-nginx-deploy", .flag = true,                                                                \
+     .help = "no Application Protection deployer nor WAF log follower (another node runs them)"},           \
+        {.name = "nginx-dir", .arg = "DIR", .dflt = "DATA/nginx",                                            \
+         .help = "nginx's prefix: nginx.conf, sites.conf, tls/, modsec/, logs/ (the ModSecurity audit log "  \
+                 "parapet follows), run/"},                                                                  \
+        {.name = "nginx", .arg = "PATH|none", .dflt = "nginx in PATH", .help = "nginx used for `nginx -t`"}, \
+        {.name = "nginx-listen", .arg = "ADDR", .dflt = "each site on its VIPs", .help = "serve every site on ADDR"}, \
+        {.name = "nginx-listen-map", .repeatable = true, .arg = "A=B",                                       \
+         .help = "serve a site whose VIP is in block A at the same host of block B (repeatable; VIPs "        \
+                 "outside every map are not served; labs, tests)"},                                          \
+        {.name = "nginx-port-offset", .arg = "N", .dflt = "0",                                               \
+         .help = "serve domain port P on P+N, and reach mapped backends on P+N"},                            \
+        {.name = "nginx-backend-map", .repeatable = true, .arg = "A=B",                                      \
+         .help = "reach backend address A at B instead (repeatable; labs, tests)"},                          \
+        {.name = "nginx-real-ip-from", .repeatable = true, .arg = "CIDR",                                    \
+         .help = "proxies in front whose X-Forwarded-For names the client (repeatable)"},                    \
+        {.name = "nginx-modsecurity-module", .arg = "PATH|none",                                             \
+         .dflt = "/usr/lib/nginx/modules/ngx_http_modsecurity_module.so", .help = "the ModSecurity module nginx loads"}, \
+        {.name = "nginx-crs-setup", .arg = "FILE", .dflt = "/etc/modsecurity/crs/crs-setup.conf",            \
+         .help = "the OWASP CRS setup file"},                                                                \
+        {.name = "nginx-crs-rules", .arg = "DIR", .dflt = "/usr/share/modsecurity-crs/rules",                \
+         .help = "the OWASP CRS rules"},                                                                     \
+        {.name = "nginx-deploy-interval", .arg = "S", .dflt = "5", .help = "background deploy sweep interval"}
 
 struct nginx_options {
     struct nginx_settings st;

@@ -14,9 +14,14 @@
 #include "base/url.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/config_file.h"
+#include "cli/data_lock.h"
 #include "cli/ddos_options.h"
 #include "cli/dns_options.h"
 #include "cli/nginx_options.h"
+#include "cli/options_doc.h"
+#include "cli/serve_options.h"
+#include "cli/service_notify.h"
 #include "cli/webhook_options.h"
 #include "console/console.h"
 #include "core/dispatch.h"
@@ -71,96 +76,10 @@ void config_defaults(struct server_config *c)
     c->store.backend = "sqlite";
 }
 
-static const struct opt serve_opts[] = {
-    {.name = "data"},
-    {.name = "listen"},
-    {.name = "plain-http", .flag = true},
-    {.name = "public-url"},
-    {.name = "tls-cert"},
-    {.name = "tls-key"},
-    {.name = "tls-priority"},
-    {.name = "threads"},
-    {.name = "max-header-bytes"},
-    {.name = "max-uri-bytes"},
-    {.name = "max-header-fields"},
-    {.name = "max-body-bytes"},
-    {.name = "request-timeout"},
-    {.name = "max-connections"},
-    {.name = "max-connections-per-ip"},
-    {.name = "shutdown-grace"},
-    {.name = "rate-limit"},
-    {.name = "rate-window"},
-    {.name = "auth-failures"},
-    {.name = "auth-block-max"},
-    {.name = "token-ttl"},
-    {.name = "refresh-ttl"},
-    {.name = "code-ttl"},
-    {.name = "telemetry-days"},
-    {.name = "audit-days"},
-    {.name = "geoip-city"},
-    {.name = "geoip-asn"},
-    {.name = "account-field"},
-    {.name = "trusted-proxy", .repeatable = true},
-    {.name = "log-requests", .flag = true},
-    {.name = "metrics-listen"},
-    {.name = "dev", .flag = true},
-    {.name = "no-dns-deploy", .flag = true},
-    {.name = "no-console", .flag = true},
-    {.name = "console-chartjs"},
-    DNS_DEPLOY_OPTS,
-    NGINX_DEPLOY_OPTS,
-    DDOS_DEPLOY_OPTS,
-    WEBHOOK_OPTS,
-    {.name = "help", .flag = true},
-    {.name = NULL},
-};
-
-static void serve_usage(void)
+static void serve_usage(FILE *out)
 {
-    fputs("usage: parapet serve [options]\n"
-          "  --data DIR                 data directory (default ./parapet-data)\n"
-          "  --listen HOST:PORT         address to listen on (default 127.0.0.1:8443; [::1]:8443 for IPv6)\n"
-          "  --plain-http               serve plain HTTP (only behind a TLS-terminating proxy)\n"
-          "  --public-url URL           the URL clients reach the server at, for absolute URLs in\n"
-          "                             answers (default: the scheme, host and port it listens on)\n"
-          "  --tls-cert PEM --tls-key PEM  certificate and key (default DIR/tls/cert.pem, key.pem;\n"
-          "                             a self-signed pair is created there on first start)\n"
-          "  --tls-priority STRING      GnuTLS priority string (default: TLS 1.2 and 1.3, ECDHE,\n"
-          "                             AES-GCM and ChaCha20-Poly1305 only; see docs/deploy.md)\n"
-          "  --threads N                worker threads (default: twice the number of cores)\n"
-          "  --max-header-bytes N       longest request head: request line and headers, Cookie values\n"
-          "                             counted twice (16384; 431 beyond)\n"
-          "  --max-uri-bytes N          longest request URI, path and query (8192; 414 beyond)\n"
-          "  --max-header-fields N      header lines and cookies, together, per request (100; 431 beyond)\n"
-          "  --max-body-bytes N         largest request body (16777216)\n"
-          "  --request-timeout S        idle limit, and limit on receiving one request (30)\n"
-          "  --max-connections N        connections in total (1024)\n"
-          "  --max-connections-per-ip N connections per source address (128)\n"
-          "  --shutdown-grace S         time requests in flight get on SIGTERM/SIGINT (10)\n"
-          "  --rate-limit N             requests per app per window; 429 beyond (6000; 0: no limit)\n"
-          "  --rate-window S            the window of --rate-limit (60)\n"
-          "  --auth-failures N          failed token requests per app and address before they are\n"
-          "                             slowed down (5; 4x as many per address; 0: never)\n"
-          "  --auth-block-max S         longest wait imposed after failed token requests (900)\n"
-          "  --token-ttl S --refresh-ttl S --code-ttl S   lifetimes (7200, 2592000, 300)\n"
-          "  --audit-days D             keep the audit log of writes D days (365; parapet admin audit)\n"
-          "  --telemetry-days D         keep telemetry D days (35); older records are removed every\n"
-          "                             5 minutes, in small transactions\n"
-          "  --geoip-city MMDB --geoip-asn MMDB   MaxMind City and ASN databases: city, coordinates\n"
-          "                             and organisation of attack sources (country: Debian's GeoIP)\n"
-          "  --account-field NAME       name of the account member of token results (parapet_account)\n"
-          "  --trusted-proxy CIDR       take the client address from X-Forwarded-For of this proxy\n"
-          "  --log-requests             a JSON line per request on stderr: time, request id (also the\n"
-          "                             X-Request-Id header), route, status, duration, app, customer,\n"
-          "                             client, bytes (never the query string, a header or a body)\n"
-          "  --metrics-listen A:P       GET /metrics (Prometheus text) on this address, plain HTTP (off)\n"
-          "  --dev                      seed a portal, apps, customers and ASNs; print credentials\n"
-          "  --no-console               do not serve the web console at /console/\n"
-          "  --console-chartjs DIR      Chart.js for the console's charts (default " CONSOLE_CHARTJS_DIR ",\n"
-          "                             Debian's libjs-chart.js)\n"
-          "  --no-dns-deploy            no background DNS deployer (another node runs it)\n" DNS_DEPLOY_USAGE
-              NGINX_DEPLOY_USAGE DDOS_DEPLOY_USAGE WEBHOOK_USAGE,
-          stderr);
+    fputs("usage: parapet serve [options]\n", out);
+    opts_usage(out, serve_options);
 }
 
 /* A positive integer option within [min, max]; -1 (after a message) if bad. */
@@ -453,6 +372,8 @@ static unsigned in_flight_of(void *h)
 static int run(struct server_config *c, json_t *a)
 {
     char tls_dir[4096], cert_path[4096], key_path[4096];
+    if (data_dir_hold(c->data_dir) != 0) /* no restore runs under a server (data_lock.h) */
+        return 1;
     struct store *main_store = cli_open_store(c->data_dir); /* creates the dir, migrates */
     if (!main_store)
         return 1;
@@ -503,11 +424,15 @@ static int run(struct server_config *c, json_t *a)
         stop_deployers();
         goto failed;
     }
-    fprintf(stderr, "parapet: serving %s://%s%s%s:%d with %u threads, data in %s\n",
-            c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
-            strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
+    char serving[512];
+    snprintf(serving, sizeof serving, "serving %s://%s%s%s:%d with %u threads, data in %s",
+             c->plain_http ? "http" : "https", strchr(c->listen_host, ':') ? "[" : "", c->listen_host,
+             strchr(c->listen_host, ':') ? "]" : "", c->listen_port, c->threads, c->data_dir);
+    fprintf(stderr, "parapet: %s\n", serving);
+    service_ready(serving);
     wait_for_stop(main_store, c->telemetry_days, c->audit_days);
 
+    service_stopping();
     fprintf(stderr, "parapet: stopping: no new connections; %u requests in flight\n", http_in_flight(h));
     http_quiesce(h);
     struct timespec step = {.tv_nsec = 20 * 1000 * 1000};
@@ -529,13 +454,42 @@ failed:
     return 1;
 }
 
+/* The options of the command line, then those of --config FILE it does not
+ * give (config_file.h); NULL after a message. */
+static json_t *serve_args(int argc, char **argv, bool *file_failed)
+{
+    json_t *a = args_parse(argc, argv, serve_options);
+    if (!a || !arg_str(a, "config"))
+        return a;
+    json_t *file = config_file_read(arg_str(a, "config"), serve_options);
+    if (!file) {
+        *file_failed = true;
+        json_decref(a);
+        return NULL;
+    }
+    config_merge(a, file);
+    json_decref(file);
+    if (arg_str(a, "store") && !cli_store_url()) /* --store on the command line (main.c) wins */
+        cli_set_store(arg_str(a, "store"));
+    return a;
+}
+
 int cli_serve(int argc, char **argv)
 {
-    json_t *a = args_parse(argc, argv, serve_opts);
+    bool file_failed = false;
+    json_t *a = serve_args(argc, argv, &file_failed);
+    if (file_failed)
+        return 2;
     if (!a || arg_flag(a, "help")) {
-        serve_usage();
+        serve_usage(a ? stdout : stderr);
         json_decref(a);
         return a ? 0 : 2;
+    }
+    if (arg_flag(a, "print-config")) {
+        json_object_del(a, "print-config");
+        opts_config(stdout, serve_options, a);
+        json_decref(a);
+        return 0;
     }
     struct server_config c;
     int rc = configure(a, &c) == 0 ? run(&c, a) : 2;

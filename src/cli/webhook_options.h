@@ -6,21 +6,22 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* Entries of a `struct opt` table (args.h). */
+/* Entries of a `struct opt` table (args.h), with their documentation. */
 #define WEBHOOK_OPTS                                                                                         \
-    {.name = "no-webhooks", .flag = true}, {.name = "webhook-ca"}, {.name = "webhook-allow", .repeatable = true}, \
-        {.name = "webhook-timeout"}, {.name = "webhook-retry-base"}, {.name = "webhook-retry-max"},           \
-        {.name = "webhook-retry-for"}, {.name = "webhook-days"}
-
-#define WEBHOOK_USAGE                                                                                        \
-    "  --no-webhooks              no webhook delivery worker on this node (another node sends them)\n"     \
-    "  --webhook-ca PEM           certificates webhook receivers are checked against (default: the system's)\n" \
-    "  --webhook-allow CIDR       let webhooks reach this private/loopback block (repeatable; labs, tests)\n" \
-    "  --webhook-timeout MS       time limit of one delivery attempt (10000)\n"                             \
-    "  --webhook-retry-base MS    wait after the first failed attempt; doubles each time (30000)\n"        \
-    "  --webhook-retry-max MS     longest wait between attempts (3600000)\n"                                \
-    "  --webhook-retry-for S      give a delivery up this long after it was due (86400)\n"                 \
-    "  --webhook-days D           keep finished deliveries and their attempts D days (30)\n"
+    {.name = "no-webhooks", .flag = true,                                                                    \
+     .help = "no webhook delivery worker on this node (another node sends them)"},                          \
+        {.name = "webhook-ca", .arg = "PEM", .dflt = "the system's",                                         \
+         .help = "certificates webhook receivers are checked against"},                                      \
+        {.name = "webhook-allow", .repeatable = true, .arg = "CIDR",                                         \
+         .help = "let webhooks reach this private/loopback block (repeatable; labs, tests)"},                \
+        {.name = "webhook-timeout", .arg = "MS", .dflt = "10000", .help = "time limit of one delivery attempt"}, \
+        {.name = "webhook-retry-base", .arg = "MS", .dflt = "30000",                                         \
+         .help = "wait after the first failed attempt; doubles each time"},                                  \
+        {.name = "webhook-retry-max", .arg = "MS", .dflt = "3600000", .help = "longest wait between attempts"}, \
+        {.name = "webhook-retry-for", .arg = "S", .dflt = "86400",                                           \
+         .help = "give a delivery up this long after it was due"},                                           \
+        {.name = "webhook-days", .arg = "D", .dflt = "30",                                                   \
+         .help = "keep finished deliveries and their attempts D days"}
 
 /* Configures webhook/worker.h from the parsed options; *off when
  * --no-webhooks. Returns 0, or -1 after a message on stderr. */

@@ -11,6 +11,7 @@
 #include "store/migrations.h"
 #include "store/pgsql/db.h"
 #include "store/pgsql/pgsql.h"
+#include "store/schema_guard.h"
 
 extern const struct store_ops pgsql_ops; /* pgsql/ops.c */
 
@@ -252,6 +253,13 @@ static int migrate(struct store *s)
         return -1;
     int rc = run_simple(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, "
                            "name text NOT NULL, applied_at bigint NOT NULL)");
+    if (rc == STORE_OK) {
+        PGresult *res = PQexec(PG(s)->conn, "SELECT coalesce(max(version), 0) FROM schema_migrations");
+        int applied = PQresultStatus(res) == PGRES_TUPLES_OK ? atoi(PQgetvalue(res, 0, 0)) : 0;
+        PQclear(res);
+        if (schema_guard("the PostgreSQL database", applied, pg_migrations, pg_migrations_count) != 0)
+            rc = STORE_ERROR;
+    }
     for (int i = 0; rc == STORE_OK && i < pg_migrations_count; i++) {
         const struct migration *m = &pg_migrations[i];
         char version[16];

@@ -11,6 +11,7 @@
 #include "base/metrics.h"
 #include "store/data_version.h"
 #include "store/migrations.h"
+#include "store/schema_guard.h"
 #include "store/sqlite/db.h"
 #include "store/sqlite/sqlite.h"
 #include "store/sqlite/walbuf.h"
@@ -128,12 +129,27 @@ static int exec_sql(sqlite3 *db, const char *sql)
     return 0;
 }
 
+/* The newest migration applied to db (0: none). */
+static int applied_version(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    int v = 0;
+    if (sqlite3_prepare_v2(db, "SELECT coalesce(max(version), 0) FROM schema_migrations", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
 /* Applies every embedded migration newer than the database, in one
- * transaction each. */
+ * transaction each (after refusing a database newer than the binary). */
 static int migrate(sqlite3 *db)
 {
     if (exec_sql(db, "CREATE TABLE IF NOT EXISTS schema_migrations ("
                      "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)"))
+        return -1;
+    if (schema_guard(sqlite3_db_filename(db, "main"), applied_version(db), migrations, migrations_count) != 0)
         return -1;
     for (int i = 0; i < migrations_count; i++) {
         const struct migration *m = &migrations[i];

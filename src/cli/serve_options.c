@@ -1,0 +1,91 @@
+/* serve_options.c — see serve_options.h. Each option's default is the one
+ * the code applies (serve.c's config_defaults and the *_options.c files);
+ * the text here documents it. */
+#include "cli/serve_options.h"
+
+#include "cli/ddos_options.h"
+#include "cli/dns_options.h"
+#include "cli/nginx_options.h"
+#include "cli/webhook_options.h"
+#include "console/console.h"
+
+const struct opt serve_options[] = {
+    OPT_HEADING("Server"),
+    {.name = "config", .arg = "FILE", .cli_only = true,
+     .help = "read options from FILE, \"key = value\" lines (parapet-serve(8), CONFIGURATION FILE); "
+             "options on the command line win"},
+    {.name = "print-config", .flag = true, .cli_only = true,
+     .help = "print the configuration file of the options given (every other key commented out) and exit"},
+    {.name = "data", .arg = "DIR", .dflt = "./parapet-data",
+     .help = "data directory: the database, the TLS pair, the data planes' files"},
+    {.name = "store", .arg = "URL", .dflt = "DIR/parapet.db",
+     .help = "postgresql://USER@HOST/DB keeps the data in PostgreSQL (also PARAPET_STORE; every "
+             "command takes --store)"},
+    {.name = "listen", .arg = "HOST:PORT", .dflt = "127.0.0.1:8443",
+     .help = "address to listen on ([::1]:8443 for IPv6)"},
+    {.name = "plain-http", .flag = true, .help = "serve plain HTTP (only behind a TLS-terminating proxy)"},
+    {.name = "public-url", .arg = "URL", .dflt = "the scheme, host and port it listens on",
+     .help = "the URL clients reach the server at, for absolute URLs in answers"},
+    {.name = "threads", .arg = "N", .dflt = "twice the number of cores", .help = "worker threads"},
+    {.name = "log-requests", .flag = true,
+     .help = "a JSON line per request on stderr: time, request id (also the X-Request-Id header), route, "
+             "status, duration, app, customer, client, bytes (never the query string, a header or a body)"},
+    {.name = "metrics-listen", .arg = "A:P", .dflt = "off",
+     .help = "GET /metrics (Prometheus text) on this address, plain HTTP"},
+    {.name = "dev", .flag = true, .help = "seed a portal, apps, customers and ASNs; print credentials"},
+    {.name = "no-console", .flag = true, .help = "do not serve the web console at /console/"},
+    {.name = "console-chartjs", .arg = "DIR", .dflt = CONSOLE_CHARTJS_DIR " (Debian's libjs-chart.js)",
+     .help = "Chart.js for the console's charts"},
+    OPT_HEADING("TLS"),
+    {.name = "tls-cert", .arg = "PEM", .dflt = "DATA/tls/cert.pem, self-signed, made on first start",
+     .help = "certificate (chain); goes with --tls-key"},
+    {.name = "tls-key", .arg = "PEM", .dflt = "DATA/tls/key.pem", .help = "the certificate's private key"},
+    {.name = "tls-priority", .arg = "STRING",
+     .dflt = "TLS 1.2 and 1.3, ECDHE, AES-GCM and ChaCha20-Poly1305 only",
+     .help = "GnuTLS priority string (docs/deploy.md, \"TLS policy\")"},
+    OPT_HEADING("Limits"),
+    {.name = "max-header-bytes", .arg = "N", .dflt = "16384",
+     .help = "longest request head: request line and headers, Cookie values counted twice (431 beyond)"},
+    {.name = "max-uri-bytes", .arg = "N", .dflt = "8192", .help = "longest request URI, path and query (414 beyond)"},
+    {.name = "max-header-fields", .arg = "N", .dflt = "100",
+     .help = "header lines and cookies, together, per request (431 beyond)"},
+    {.name = "max-body-bytes", .arg = "N", .dflt = "16777216", .help = "largest request body"},
+    {.name = "request-timeout", .arg = "S", .dflt = "30", .help = "idle limit, and limit on receiving one request"},
+    {.name = "max-connections", .arg = "N", .dflt = "1024", .help = "connections in total"},
+    {.name = "max-connections-per-ip", .arg = "N", .dflt = "128", .help = "connections per source address"},
+    {.name = "shutdown-grace", .arg = "S", .dflt = "10", .help = "time requests in flight get on SIGTERM/SIGINT"},
+    {.name = "rate-limit", .arg = "N", .dflt = "6000",
+     .help = "requests per app per window; 429 beyond (0: no limit)"},
+    {.name = "rate-window", .arg = "S", .dflt = "60", .help = "the window of --rate-limit"},
+    {.name = "trusted-proxy", .repeatable = true, .arg = "CIDR",
+     .help = "take the client address from X-Forwarded-For of this proxy (repeatable)"},
+    OPT_HEADING("Sign-in and tokens"),
+    {.name = "auth-failures", .arg = "N", .dflt = "5",
+     .help = "failed token requests per app and address before they are slowed down (4x as many per "
+             "address; 0: never)"},
+    {.name = "auth-block-max", .arg = "S", .dflt = "900", .help = "longest wait imposed after failed token requests"},
+    {.name = "token-ttl", .arg = "S", .dflt = "7200", .help = "lifetime of access tokens"},
+    {.name = "refresh-ttl", .arg = "S", .dflt = "2592000", .help = "lifetime of refresh tokens"},
+    {.name = "code-ttl", .arg = "S", .dflt = "300", .help = "lifetime of authorization codes"},
+    {.name = "account-field", .arg = "NAME", .dflt = "parapet_account",
+     .help = "name of the account member of token results"},
+    OPT_HEADING("Retention and telemetry"),
+    {.name = "audit-days", .arg = "D", .dflt = "365", .help = "keep the audit log of writes D days (parapet admin audit)"},
+    {.name = "telemetry-days", .arg = "D", .dflt = "35",
+     .help = "keep telemetry D days; older records are removed every 5 minutes, in small transactions"},
+    {.name = "geoip-city", .arg = "MMDB",
+     .help = "MaxMind City database: city and coordinates of attack sources (country: Debian's GeoIP)"},
+    {.name = "geoip-asn", .arg = "MMDB", .help = "MaxMind ASN database: organisation of attack sources"},
+    OPT_HEADING("DNS Protection (Knot DNS)"),
+    {.name = "no-dns-deploy", .flag = true, .help = "no background DNS deployer (another node runs it)"},
+    DNS_DEPLOY_OPTS,
+    OPT_HEADING("Application Protection (nginx, ModSecurity, OWASP CRS)"),
+    NGINX_DEPLOY_OPTS,
+    OPT_HEADING("Origin Protection and CleanPipe (FastNetMon, BIRD)"),
+    DDOS_DEPLOY_OPTS,
+    OPT_HEADING("Webhooks"),
+    WEBHOOK_OPTS,
+    OPT_HEADING("Help"),
+    {.name = "help", .flag = true, .cli_only = true, .help = "this text"},
+    {.name = NULL},
+};
