@@ -11,6 +11,7 @@
 
 #include "core/metrics.h"
 #include "core/strbuf.h"
+#include "store/write_fence.h"
 
 static struct MHD_Daemon *daemon_;
 static struct store *store_;
@@ -46,6 +47,7 @@ static char *deploy_gauges(void)
     sb_printf(&b, "# HELP parapet_store_up Whether the metrics reader reached the store.\n"
                   "# TYPE parapet_store_up gauge\nparapet_store_up %d\n",
               ok ? 1 : 0);
+    write_fence_metrics(&b);
     json_decref(counts);
     json_decref(rows);
     return sb_take(&b);
