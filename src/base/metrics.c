@@ -16,7 +16,7 @@ typedef _Atomic uint64_t counter;
 
 /* Status codes counted one by one; the rest as "other". */
 static const int codes[] = {200, 201, 204, 301, 302, 304, 400, 401, 403, 404, 405, 406,
-                            409, 411, 413, 414, 415, 422, 429, 431, 500, 501, 503};
+                            409, 411, 413, 414, 415, 422, 429, 431, 500, 501, 503, 507};
 enum { N_CODES = sizeof codes / sizeof codes[0], N_SLOTS = N_CODES + 1, N_METHODS_MAX = 16 };
 
 /* Latency bounds (seconds) of the request histogram. */

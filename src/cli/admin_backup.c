@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli/admin.h"
+#include "cli/admin_print.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/data_lock.h"

@@ -21,8 +21,9 @@ struct knot_settings {
 
 /* The part parapet owns (zones.conf): TSIG keys, remotes, ACLs, signing
  * policies and one zone entry per spec. Returns malloc'd text, or NULL when
- * a spec cannot be rendered; then *bad is that spec's index and `why`
- * says what is wrong with it. */
+ * a spec cannot be rendered (a TSIG key clash, or a value that could end
+ * its quoted string or line: '"', '\', '#', a control character); then
+ * *bad is that spec's index and `why` says what is wrong with it. */
 char *knot_render_zones(json_t *specs, size_t *bad, char *why, size_t whysize);
 
 /* A whole configuration around `include_path`: server, database and zone

@@ -30,6 +30,7 @@
 #include "core/route_metrics.h"
 #include "server/console_http.h"
 #include "server/listener.h"
+#include "server/store_failure.h"
 #include "server/tls_conn.h"
 #include "server/worker_store.h"
 #include "server/write_lane.h"
@@ -582,6 +583,7 @@ static void run_write(struct lane_job *job)
         return;
     }
     dispatch_write(&p->r);
+    explain_store_failure(&p->r);
     struct store *s = p->r.store;
     uint64_t ticket = s->ops->commit_ticket(s);
     if (ticket)
@@ -614,7 +616,7 @@ static enum MHD_Result write_on_lane(struct pending *p, struct MHD_Connection *c
 static enum MHD_Result reply_resumed(struct pending *p, struct MHD_Connection *conn)
 {
     if (atomic_load(&p->durable) == DURABLE_FAILED)
-        reply_error(&p->r, E_STORE, "the change was made but could not be written to disk; check it");
+        reply_not_durable(&p->r);
     return send_reply(p, conn);
 }
 
@@ -670,6 +672,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         reply_error(&p->r, E_STORE, "the store is not available");
     else if (dispatch_to(&p->r, p->server->lane))
         return write_on_lane(p, conn);
+    else
+        explain_store_failure(&p->r);
     return reply_when_durable(p, conn);
 }
 

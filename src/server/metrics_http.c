@@ -12,6 +12,7 @@
 #include "base/metrics.h"
 #include "base/strbuf.h"
 #include "store/select/select.h"
+#include "store/write_fence.h"
 
 static struct MHD_Daemon *daemon_;
 static struct store *store_;
@@ -47,6 +48,7 @@ static char *deploy_gauges(void)
     sb_printf(&b, "# HELP parapet_store_up Whether the metrics reader reached the store.\n"
                   "# TYPE parapet_store_up gauge\nparapet_store_up %d\n",
               ok ? 1 : 0);
+    write_fence_metrics(&b);
     json_decref(counts);
     json_decref(rows);
     return sb_take(&b);

@@ -107,6 +107,38 @@ TEST(key_clash_names_the_zone)
     json_decref(s);
 }
 
+/* A stored value that could end its quoted string or line is never
+ * written: the spec holding it is named, whichever member it is. */
+TEST(values_zones_conf_cannot_carry_name_the_zone)
+{
+    static const char *const cases[][2] = {
+        {"{\"name\":\"b.example\\\"\\n  - domain: \\\"evil.example\"}", "name"},
+        {"{\"name\":\"b.example # x\"}", "name"},
+        {"{\"name\":\"b.ex\\u0000ample\"}", "name"},
+        {"{\"name\":7}", "name"},
+        {"{\"name\":\"b.example\",\"masters\":[{\"ip\":\"192.0.2.2\\n\"}]}", "ip"},
+        {"{\"name\":\"b.example\",\"masters\":[{\"ip\":\"192.0.2.2\",\"key_name\":\"k\\\\\",\"secret\":\"YQ==\","
+         "\"algorithm\":\"hmac-sha256\"}]}", "key_name"},
+        {"{\"name\":\"b.example\",\"masters\":[{\"ip\":\"192.0.2.2\",\"key_name\":\"k\",\"secret\":\"Y\\\"Q==\","
+         "\"algorithm\":\"hmac-sha256\"}]}", "secret"},
+        {"{\"name\":\"b.example\",\"masters\":[{\"ip\":\"192.0.2.2\",\"key_name\":\"k\",\"secret\":\"YQ==\","
+         "\"algorithm\":\"hmac-sha256\\n    address: 0.0.0.0\"}]}", "algorithm"},
+        {"{\"name\":\"b.example\",\"multi_signer\":{\"enabled\":true,\"ip\":[\"192.0.2.9\\\"\"]}}", "multi_signer ip"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "[{\"name\":\"a.example\"},%s]", cases[i][0]);
+        json_t *s = json_loads(text, JSON_ALLOW_NUL, NULL);
+        size_t bad = 99;
+        char why[128] = "", want[128];
+        CHECK(s && knot_render_zones(s, &bad, why, sizeof why) == NULL);
+        CHECK_INT(bad, 1);
+        snprintf(want, sizeof want, "a stored %s holds a character zones.conf cannot carry", cases[i][1]);
+        CHECK_STR(why, want);
+        json_decref(s);
+    }
+}
+
 TEST(no_zones)
 {
     json_t *s = json_array();
@@ -141,4 +173,5 @@ TEST(main_and_zone_file)
 }
 
 UNIT_MAIN(UNIT_CASE(standard_and_signed_zones), UNIT_CASE(secondary_with_keys_and_multi_signer),
-          UNIT_CASE(key_clash_names_the_zone), UNIT_CASE(no_zones), UNIT_CASE(main_and_zone_file))
+          UNIT_CASE(key_clash_names_the_zone), UNIT_CASE(values_zones_conf_cannot_carry_name_the_zone),
+          UNIT_CASE(no_zones), UNIT_CASE(main_and_zone_file))

@@ -232,6 +232,55 @@ TEST(no_certificate_no_https)
     json_decref(site);
 }
 
+/* A stored value that could end a token, a directive or a line where it
+ * would be written makes the site refused, never rendered. */
+TEST(values_sites_conf_cannot_carry_refuse_the_site)
+{
+    static const struct {
+        const char *path[3]; /* where: site member, or doc member and index, or domain name */
+        const char *value, *why;
+    } cases[] = {
+        {{"name"}, "Shop\nserver { listen 9; }", "the site's name"},
+        {{"name"}, "Shop\r", "the site's name"},
+        {{"doc", "backend_ip"}, "203.0.113.77; return 200", "an address of the site"},
+        {{"doc", "vip"}, "192.0.2.243:1 ssl", "an address of the site"},
+        {{"doc", "backend_host"}, "origin.example;", "a backend host name"},
+        {{"domain"}, "shop.example; server_name evil.example", "a domain name"},
+        {{"domain"}, "shop.example}", "a domain name"},
+        {{"domain"}, "$host", "a domain name"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *site = parse(SITE), *files = json_object();
+        json_t *doc = json_object_get(site, "doc");
+        if (!strcmp(cases[i].path[0], "name"))
+            json_object_set_new(site, "name", json_string(cases[i].value));
+        else if (!strcmp(cases[i].path[0], "domain"))
+            json_object_set_new(json_array_get(json_object_get(site, "domains"), 0), "name",
+                                json_string(cases[i].value));
+        else
+            json_object_set_new(doc, cases[i].path[1], json_pack("[s]", cases[i].value));
+        char err[256] = "", want[256];
+        json_t *listens = json_object();
+        CHECK(nginx_site_render(site, &settings, listens, files, err, sizeof err) == NULL);
+        snprintf(want, sizeof want, "%s holds a character sites.conf cannot carry", cases[i].why);
+        CHECK_STR(err, want);
+        json_decref(listens);
+        json_decref(files);
+        json_decref(site);
+    }
+    /* a custom rule's name is a comment line too */
+    json_t *site = parse(SITE), *files = json_object(), *listens = json_object();
+    json_t *port = json_array_get(json_object_get(json_array_get(json_object_get(site, "domains"), 0), "ports"), 1);
+    json_object_set_new(json_array_get(json_object_get(port, "rules"), 0), "rule_name",
+                        json_string("x\nSecRuleEngine Off"));
+    char err[256] = "";
+    CHECK(nginx_site_render(site, &settings, listens, files, err, sizeof err) == NULL);
+    CHECK_STR(err, "a custom rule's name holds a character sites.conf cannot carry");
+    json_decref(listens);
+    json_decref(files);
+    json_decref(site);
+}
+
 TEST(ipset_blocks)
 {
     json_t *in = parse("[\"192.0.2.1\", \"198.51.100.0/24\", \"203.0.113.1-203.0.113.9\", "
@@ -248,4 +297,4 @@ TEST(ipset_blocks)
 }
 
 UNIT_MAIN(UNIT_CASE(site_fragment), UNIT_CASE(listens_shared), UNIT_CASE(no_certificate_no_https),
-          UNIT_CASE(ipset_blocks))
+          UNIT_CASE(values_sites_conf_cannot_carry_refuse_the_site), UNIT_CASE(ipset_blocks))

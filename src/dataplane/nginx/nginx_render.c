@@ -477,9 +477,97 @@ static int render_server(const struct server *sv, void *ctx)
     return rc;
 }
 
+/* ---- values sites.conf can carry ---- */
+
+/* Whether every byte of `v` (a string) is a letter, a digit or one of `set`;
+ * an absent value passes. */
+static bool only(const json_t *v, const char *set, bool may_be_empty)
+{
+    if (!v)
+        return true;
+    const char *s = json_string_value(v);
+    if (!s || strlen(s) != json_string_length(v) || (!*s && !may_be_empty))
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || strchr(set, *s)))
+            return false;
+    return true;
+}
+
+/* A comment line carries anything but a line end (or another control
+ * character, or a NUL). */
+static bool comment_safe(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    if (!v)
+        return true;
+    if (!s || strlen(s) != json_string_length(v))
+        return false;
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return false;
+    return true;
+}
+
+static bool all_only(const json_t *list, const char *set)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach (list, i, v)
+        if (!only(v, set, false))
+            return false;
+    return true;
+}
+
+static bool rule_names_safe(const json_t *rules)
+{
+    size_t i;
+    const json_t *rule;
+    json_array_foreach (rules, i, rule)
+        if (!comment_safe(json_object_get(rule, "rule_name")))
+            return false;
+    return true;
+}
+
+/* sites.conf writes addresses, host and domain names bare, and the site's
+ * and custom rules' names in comment lines; quoted strings are escaped
+ * (quoted()). The API lets nothing else through; a value that reached the
+ * store another way and could end a token, a directive or a line makes the
+ * site refused here, never written: 0, or -1 with err. */
+static int carried_values(const json_t *site, char *err, size_t errlen)
+{
+    static const char addr[] = ".:", host[] = ".-_", domain[] = ".-_*";
+    const json_t *doc = json_object_get(site, "doc");
+    const char *what = NULL;
+    if (!comment_safe(json_object_get(site, "name")))
+        what = "the site's name";
+    else if (!all_only(json_object_get(doc, "backend_ip"), addr) || !all_only(json_object_get(doc, "dns"), addr) ||
+             !all_only(json_object_get(doc, "vip"), addr) || !all_only(json_object_get(doc, "vip_v6"), addr))
+        what = "an address of the site";
+    else if (!all_only(json_object_get(doc, "backend_host"), host))
+        what = "a backend host name";
+    else if (!rule_names_safe(json_object_get(site, "rules")))
+        what = "a custom rule's name";
+    size_t i, j;
+    const json_t *d, *p;
+    json_array_foreach (json_object_get(site, "domains"), i, d) {
+        if (!what && !only(json_object_get(d, "name"), domain, false))
+            what = "a domain name";
+        json_array_foreach (json_object_get(d, "ports"), j, p)
+            if (!what && !rule_names_safe(json_object_get(p, "rules")))
+                what = "a custom rule's name";
+    }
+    if (!what)
+        return 0;
+    snprintf(err, errlen, "%s holds a character sites.conf cannot carry", what);
+    return -1;
+}
+
 char *nginx_site_render(const json_t *site, const struct nginx_settings *st, const json_t *listens,
                         json_t *files, char *err, size_t errlen)
 {
+    if (carried_values(site, err, errlen) != 0)
+        return NULL;
     struct render r = {.st = st, .listens = listens, .files = files, .err = err, .errlen = errlen};
     sb_printf(&r.out, "# site %s \"%s\" of customer %s\n", str(site, "id"), str(site, "name"),
               str(site, "customer_id"));

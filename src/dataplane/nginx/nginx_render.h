@@ -29,7 +29,9 @@ int nginx_listens_claim(json_t *listens, const json_t *site, const struct nginx_
 /* The site's fragment (malloc'd); `files` (an object) gets an entry per file
  * the fragment names, relative to st->dir: {"text": content} or
  * {"copy": source path, "mode": 384}. NULL with err when the site cannot be
- * rendered (a custom rule or list that does not compile). */
+ * rendered (a custom rule or list that does not compile, or a stored value
+ * that could end a token, a directive or a line where it would be written:
+ * the API lets none through). */
 char *nginx_site_render(const json_t *site, const struct nginx_settings *st, const json_t *listens,
                         json_t *files, char *err, size_t errlen);
 

@@ -16,13 +16,23 @@
 #include "store/sqlite/sqlite.h"
 #include "store/sqlite/walbuf.h"
 #include "store/sqlite/writer.h"
+#include "store/write_fence.h"
 
 extern const struct store_ops sqlite_ops; /* sqlite/ops.c */
 
 enum { BUSY_TIMEOUT_MS = 5000 }; /* for SQLite's locks and for the shared writer */
 
+/* A failure for lack of space is noted for the HTTP layer's answer
+ * (write_fence.h); SQLite reports ENOSPC as SQLITE_FULL. */
+static void note_failure(sqlite3 *db)
+{
+    if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_FULL)
+        store_note_disk_full();
+}
+
 int db_log_error(struct store *s, const char *what)
 {
+    note_failure(DB(s)->db);
     fprintf(stderr, "parapet: sqlite: %s: %s\n", what, sqlite3_errmsg(DB(s)->db));
     return STORE_ERROR;
 }
@@ -335,8 +345,10 @@ static int tx(struct store *s, const char *sql)
     if (!st)
         return STORE_ERROR;
     int rc = sqlite3_step(st);
-    if (rc != SQLITE_DONE)
+    if (rc != SQLITE_DONE) {
+        note_failure(DB(s)->db);
         fprintf(stderr, "parapet: sqlite: %s: %s\n", sql, sqlite3_errmsg(DB(s)->db));
+    }
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? STORE_OK : STORE_ERROR;
 }
@@ -383,6 +395,8 @@ int sqlite_begin(struct store *s, bool write)
     }
     /* A transaction already open on the own connection stays the one in
      * use, and BEGIN fails on it as it should. */
+    if (write && write_fence_tripped())
+        return STORE_ERROR; /* after a failed sync: logged once (write_fence.h) */
     bool take = write && d->writer && d->conn == &d->own && sqlite3_get_autocommit(d->db);
     if (take) {
         struct sqlite_conn *c = writer_enter(d->writer, BUSY_TIMEOUT_MS);

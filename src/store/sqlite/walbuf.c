@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/write_fence.h"
+
 /* The WAL format (https://sqlite.org/fileformat2.html#walformat): a 32-byte
  * header, then frames of a 24-byte header and a page; bytes 4-7 of a frame
  * header (big-endian) hold the database size in pages after a commit, in
@@ -123,10 +125,16 @@ static int wal_truncate(sqlite3_file *f, sqlite3_int64 size)
     return REAL(f)->pMethods->xTruncate(REAL(f), size);
 }
 
+/* SQLite's own syncs of the WAL (before a checkpoint; at every commit
+ * without the shared writer): a failure stops writes as group commit's
+ * does (write_fence.h). */
 static int wal_sync(sqlite3_file *f, int flags)
 {
     FLUSHED(f);
-    return REAL(f)->pMethods->xSync(REAL(f), flags);
+    int rc = REAL(f)->pMethods->xSync(REAL(f), flags);
+    if (rc != SQLITE_OK)
+        write_fence_trip("the database's -wal file (SQLite's own sync)", 0);
+    return rc;
 }
 
 static int wal_file_size(sqlite3_file *f, sqlite3_int64 *size)

@@ -15,6 +15,7 @@
 
 #include "base/metrics.h"
 #include "store/sqlite/db.h"
+#include "store/write_fence.h"
 
 enum { MAX_WRITERS = 16 };
 enum { GATHER_US = 2000, GATHER_ENOUGH = 8 }; /* see gather() */
@@ -126,6 +127,8 @@ static void writer_leave_wanted(struct sqlite_writer *w)
 
 struct sqlite_conn *writer_enter(struct sqlite_writer *w, unsigned timeout_ms)
 {
+    if (write_fence_tripped())
+        return NULL; /* no write after a failed sync (write_fence.h) */
     atomic_fetch_add(&w->wanted, 1);
     if (pthread_mutex_trylock(&w->mutex) != 0) {
         struct timespec until = realtime_after((long)timeout_ms * 1000L);
@@ -190,11 +193,16 @@ static int lead_sync(struct sqlite_writer *w, uint64_t *target)
     /* each commit's WAL frames were written before it took its number */
     *target = atomic_load(&w->committed);
     pthread_mutex_unlock(&w->sync_mutex);
-    int fd = wal_descriptor(w);
+    /* After a failed sync no later one counts: the kernel reports a lost
+     * write once (write_fence.h). */
+    bool fenced = write_fence_tripped();
+    int fd = fenced ? -1 : wal_descriptor(w);
+    int err = fenced ? EIO : errno;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int sync_rc = fd >= 0 ? fdatasync(fd) : -1;
-    int err = errno;
+    if (fd >= 0)
+        err = errno;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     pthread_mutex_lock(&w->sync_mutex);
     w->syncing = false;
@@ -204,8 +212,11 @@ static int lead_sync(struct sqlite_writer *w, uint64_t *target)
                            (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     if (sync_rc == 0 && *target > w->durable)
         w->durable = *target;
-    if (sync_rc != 0)
-        fprintf(stderr, "parapet: sqlite: syncing %s-wal: %s\n", w->path, strerror(err));
+    if (sync_rc != 0 && !fenced) {
+        char wal[PATH_MAX + 8];
+        snprintf(wal, sizeof wal, "%s-wal", w->path);
+        write_fence_trip(wal, err);
+    }
     pthread_cond_broadcast(&w->synced);
     return sync_rc == 0 ? 0 : -1;
 }

@@ -51,7 +51,9 @@ void writer_expect(struct sqlite_writer *w, bool on);
  * to wait for once the writer is left. */
 uint64_t writer_committed(struct sqlite_writer *w);
 /* Returns once the WAL is synced up to commit `seq`: 0, or -1 when syncing
- * failed (the commit may not be durable). */
+ * failed (the commit may not be durable). A failed sync stops writes for
+ * the life of the process (write_fence.h): writer_enter refuses, and no
+ * later sync makes a commit durable. */
 int writer_wait_durable(struct sqlite_writer *w, uint64_t seq);
 /* The deferred form: calls done(arg, ok) from the writer's syncer thread
  * once commit `seq` is durable (ok) or a sync covering it failed. Returns 0
