@@ -1,6 +1,6 @@
-/* sqlite/db.h — what the SQLite backend's files share: the connection, a
- * cache of prepared statements keyed by their SQL text's address, and small
- * binding and column helpers. */
+/* sqlite/db.h — what the SQLite backend's files share: the store on its
+ * connections (conn.h), a cache of prepared statements keyed by their SQL
+ * text's address, and small binding and column helpers. */
 #ifndef PARAPET_SQLITE_DB_H
 #define PARAPET_SQLITE_DB_H
 
@@ -10,26 +10,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/sqlite/conn.h"
 #include "store/store.h"
-
-enum { STMT_CACHE_SLOTS = 1024 };
-
-struct data_version;
-
-/* One SQLite connection, its prepared statements, and the database's change
- * counter (bumped after each of its commits that wrote data). */
-struct sqlite_conn {
-    sqlite3 *db;
-    struct data_version *version;
-    bool accounts_changed; /* by the transaction going on (update hook; see data_version.h) */
-    struct {
-        const char *sql;
-        sqlite3_stmt *st;
-    } cache[STMT_CACHE_SLOTS];
-};
 
 struct sqlite_writer;
 struct tel_pending;
+
+/* What a write transaction keeps in memory until it commits (the roll-up
+ * sums of its telemetry ingest, sqlite/tel_ingest.c): written into the
+ * transaction just before its COMMIT, or dropped with it. The file that
+ * keeps it names its two steps in sqlite_store.pending, so that db.c calls
+ * into no such file. */
+struct sqlite_pending_steps {
+    int (*flush)(struct store *s); /* STORE_OK or STORE_ERROR; it is dropped either way */
+    void (*drop)(struct store *s);
+};
 
 struct sqlite_store {
     struct store base;
@@ -43,6 +38,7 @@ struct sqlite_store {
     bool defer_durability;          /* see store_ops.defer_durability */
     uint64_t ticket;                /* the last deferred commit's sequence number */
     struct tel_pending *tel_pending; /* roll-up sums of this transaction's flows (sqlite/tel_ingest.c) */
+    const struct sqlite_pending_steps *pending; /* set while something is pending (tel_pending) */
 };
 
 #define DB(s) ((struct sqlite_store *)(s))
@@ -65,19 +61,6 @@ void db_col_text(sqlite3_stmt *st, int i, char *dst, size_t size);
  * (INTEGER columns as integers, everything else as strings). */
 int db_rows_json(struct store *s, sqlite3_stmt *st, json_t **out);
 
-/* Opens (with WAL, synchronous=NORMAL, foreign keys) and closes one
- * connection; the first open of a fresh database applies the migrations. */
-int db_conn_open(struct sqlite_conn *c, const char *path);
-void db_conn_close(struct sqlite_conn *c);
-
-/* The roll-up sums a write transaction's telemetry ingest keeps in memory:
- * written before its COMMIT (sqlite_commit calls sq_tel_flush), or dropped
- * with it (sqlite/tel_ingest.c). */
-int sq_tel_flush(struct store *s);
-void sq_tel_drop(struct store *s);
-/* Registers the SQL functions over minute vectors (sqlite/tel_vector_sql.c) on a
- * connection; 0 or -1. */
-int sq_tel_vector_functions(sqlite3 *db);
 
 /* Connection-level operations (sqlite/db.c). */
 void sqlite_close(struct store *s);

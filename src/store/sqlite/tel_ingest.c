@@ -41,7 +41,7 @@ struct hour_item {
 };
 
 /* What the flows of a write transaction add to the roll-ups, written once
- * per key before it commits (sq_tel_flush), or early past PENDING_MAX keys. */
+ * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
 struct tel_pending {
     struct tel_sums minutes, site_minutes, hours, days;
 };
@@ -93,10 +93,15 @@ static int cmp_hour(const void *pa, const void *pb)
     return memcmp(a->key, b->key, sizeof a->key);
 }
 
+static int flush_pending(struct store *s);
+static void drop_pending(struct store *s);
+static const struct sqlite_pending_steps pending_steps = {.flush = flush_pending, .drop = drop_pending};
+
 static struct tel_pending *pending(struct store *s)
 {
     struct sqlite_store *d = DB(s);
     if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
+        d->pending = &pending_steps;
         tel_sums_init(&d->tel_pending->minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
@@ -274,7 +279,8 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     return STORE_OK;
 }
 
-int sq_tel_flush(struct store *s)
+/* Before COMMIT (db.c, through pending_steps). */
+static int flush_pending(struct store *s)
 {
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
@@ -284,11 +290,11 @@ int sq_tel_flush(struct store *s)
                      upsert_hours(s, &p->days, true) == STORE_OK
                  ? STORE_OK
                  : STORE_ERROR;
-    sq_tel_drop(s);
+    drop_pending(s);
     return rc;
 }
 
-void sq_tel_drop(struct store *s)
+static void drop_pending(struct store *s)
 {
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
@@ -299,6 +305,7 @@ void sq_tel_drop(struct store *s)
     tel_sums_free(&p->days);
     free(p);
     DB(s)->tel_pending = NULL;
+    DB(s)->pending = NULL;
 }
 
 /* 1 stored, 0 a duplicate, -1 failure. */
@@ -475,6 +482,6 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
             out->duplicates++;
     }
     if (rc == STORE_OK && p->hours.n + p->minutes.n > PENDING_MAX)
-        rc = sq_tel_flush(s); /* bounded memory for a transaction of any size */
+        rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/sqlite/db.h"
+#include "store/sqlite/conn.h"
 #include "store/tel_vector.h"
 
 static const uint8_t *vec_arg(sqlite3_value *v)

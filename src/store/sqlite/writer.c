@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/metrics.h"
-#include "store/sqlite/db.h"
+#include "store/sqlite/conn.h"
 #include "store/write_fence.h"
 
 enum { MAX_WRITERS = 16 };
