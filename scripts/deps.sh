@@ -28,7 +28,7 @@ packages="$packages libjs-chart.js chromium chromium-driver python3-selenium"
 # the Debian package (issue 36): libsystemd-dev for sd_notify; debhelper and
 # lintian build and check it (make deb, tests/package/run), systemd for
 # systemd-analyze verify/security
-packages="$packages libsystemd-dev debhelper lintian systemd"
+packages="$packages libsystemd-dev debhelper lintian systemd adduser"
 [ "${1:-}" = "--bench" ] && packages="$packages wrk time"
 # tests/security/run: the TLS scan (its short version, in tests/check, needs
 # only slowhttptest)

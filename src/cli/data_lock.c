@@ -20,7 +20,9 @@ static int lock_file(const char *dir, int how)
         return -1;
     }
     data_path(path, sizeof path, dir, ".parapet.lock");
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    /* read-only is enough for flock, and mode 0644 lets a server running as
+     * its own user lock a file root made (a restore run as root) */
+    int fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "parapet: cannot open %s: %s\n", path, strerror(errno));
         return -1;

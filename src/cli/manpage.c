@@ -116,6 +116,9 @@ static void page_serve(FILE *out)
           "over the file (the values of a repeatable option replace the file's). "
           "\\fBparapet serve \\-\\-print\\-config\\fR prints a file with every key.\n",
           out);
+    fputs(".SH EXIT STATUS\n0: stopped on SIGTERM or SIGINT; 1: could not start (the store, the listener, the TLS "
+          "files, a database newer than the binary) or failed; 2: bad options or configuration file.\n",
+          out);
     fputs(files_text, out);
     fputs(".SH SEE ALSO\nparapet(1), parapet\\-admin(8), systemd.exec(5)\n", out);
 }

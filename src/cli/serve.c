@@ -487,6 +487,8 @@ int cli_serve(int argc, char **argv)
     }
     if (arg_flag(a, "print-config")) {
         json_object_del(a, "print-config");
+        if (cli_store_url()) /* --store, which main.c took out of argv, or the file's */
+            json_object_set_new(a, "store", json_string(cli_store_url()));
         opts_config(stdout, serve_options, a);
         json_decref(a);
         return 0;
