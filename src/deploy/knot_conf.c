@@ -30,13 +30,13 @@ static json_t *masters_of(json_t *spec)
 }
 
 /* Whether zones.conf can carry `v`: printable ASCII without '"', '\' or
- * '#' inside a quoted string; the algorithm, written bare, letters, digits
- * and hyphens only. */
+ * '#' inside a quoted string; the algorithm, written bare, one or more
+ * letters, digits and hyphens. */
 static bool carried(const json_t *v, bool bare)
 {
     const char *s = json_string_value(v);
-    if (!s || strlen(s) != json_string_length(v))
-        return v == NULL; /* absent is fine; not a string, or with a NUL, is not */
+    if (!s || strlen(s) != json_string_length(v) || (bare && !*s))
+        return v == NULL; /* absent is fine; not a string, one with a NUL or an empty bare word is not */
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (bare ? !(c == '-' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
@@ -61,7 +61,9 @@ static int carried_values(json_t *specs, size_t *bad, char *why, size_t whysize)
             for (size_t k = 0; k < 3 && !what; k++)
                 if (!carried(json_object_get(m, master_members[k]), false))
                     what = master_members[k];
-            if (!what && !carried(json_object_get(m, "algorithm"), true))
+            bool keyed = *str(m, "key_name"); /* the algorithm is written with the key only */
+            const json_t *alg = json_object_get(m, "algorithm");
+            if (!what && keyed && (!alg || !carried(alg, true)))
                 what = "algorithm";
         }
         json_array_foreach (json_object_get(json_object_get(spec, "multi_signer"), "ip"), j, ip)

@@ -37,12 +37,19 @@ serve() {
   done
   return 1
 }
-stop() { kill $pid 2>/dev/null; wait $pid 2>/dev/null; pid=""; }
+# stop: stops the server; a sanitizer's report in its log (VARIANT=asan) fails
+stop() {
+  kill $pid 2>/dev/null; wait $pid 2>/dev/null; pid=""
+  if grep -q "ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error:" "${log:-/dev/null}" 2>/dev/null; then
+    fail "a sanitizer report in $log"
+  fi
+}
 
 # A template world: --dev's portal, apps and customers (and its month of
 # telemetry), an ingest token; every run starts from a copy.
 tpl=$work/template
-"$bin" serve --dev --data "$tpl" --listen 127.0.0.1:$port --rate-limit 0 >"$work/template.out" 2>"$work/template.log" &
+log=$work/template.log
+"$bin" serve --dev --data "$tpl" --listen 127.0.0.1:$port --rate-limit 0 >"$work/template.out" 2>"$log" &
 pid=$!
 for _ in $(seq 300); do curl -sk -o /dev/null "$B/" 2>/dev/null && break; sleep 0.05; done
 sleep 1 # the first deploy passes

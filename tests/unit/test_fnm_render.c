@@ -89,6 +89,21 @@ TEST(cp_site_white_list)
     json_decref(out), json_decref(site);
 }
 
+/* A stored block that is not a canonical CIDR (it could only get there
+ * around the API) is left out, never written: it could end the hostgroup
+ * line or add a line to networks_list. */
+TEST(non_canonical_blocks_left_out)
+{
+    json_t *site = parse("{\"rid\": 3, \"blocks\": [\"10.1.1.0/24\\nhostgroup = evil:0.0.0.0/0\", \"10.1.2.0/24\","
+                         " \"10.1.3.1/24\", \"10.1.4.0/24 \", \"10.1.5.0/24,0.0.0.0/0\"], \"defaults\": {},"
+                         " \"allow_list\": {\"is_enabled\": 0}, \"networks\": []}");
+    json_t *out = fnm_render_site(site, "op", NULL);
+    CHECK_STR(part(out, FNM_NETWORKS), "10.1.2.0/24\n");
+    CHECK(strstr(part(out, FNM_CONF), "hostgroup = op_site_3:10.1.2.0/24\n") != NULL);
+    CHECK(strstr(part(out, FNM_CONF), "evil") == NULL);
+    json_decref(out), json_decref(site);
+}
+
 /* What 1.2.4 would take silently and parapet refuses. */
 TEST(validator_refusals)
 {
@@ -128,4 +143,5 @@ TEST(validator_refusals)
     CHECK(!fnm_check_line_fails("[INFO] Configuration file is correct"));
 }
 
-UNIT_MAIN(UNIT_CASE(op_site_groups), UNIT_CASE(cp_site_white_list), UNIT_CASE(validator_refusals))
+UNIT_MAIN(UNIT_CASE(op_site_groups), UNIT_CASE(cp_site_white_list), UNIT_CASE(non_canonical_blocks_left_out),
+          UNIT_CASE(validator_refusals))

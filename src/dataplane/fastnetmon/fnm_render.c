@@ -1,12 +1,14 @@
 /* fnm_render.c — see fnm_render.h. */
 #include "dataplane/fastnetmon/fnm_render.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/op/op_mitigation.h"
+#include "base/net.h"
 #include "base/strbuf.h"
 
 json_t *fnm_render_header(const struct fnm_settings *c)
@@ -92,6 +94,21 @@ struct site_out {
     json_t *taken;
 };
 
+/* Whether a stored block is written as it is: a canonical CIDR (what the
+ * API stores). Anything else, which could only have reached the store
+ * around the API, could end the hostgroup line or add one to networks_list:
+ * it is left out. */
+static bool canonical_block(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    struct cidr c;
+    char back[NET_TEXT_MAX];
+    if (!s || strlen(s) != json_string_length(v) || cidr_parse(s, 0, &c) != 0)
+        return false;
+    cidr_format(&c, back);
+    return strcmp(back, s) == 0;
+}
+
 /* One hostgroup: its line and every ban key (groups inherit nothing). */
 static void hostgroup(struct site_out *o, const char *name, const json_t *all_blocks, const json_t *tree)
 {
@@ -100,7 +117,7 @@ static void hostgroup(struct site_out *o, const char *name, const json_t *all_bl
     size_t i;
     json_t *v;
     json_array_foreach ((json_t *)all_blocks, i, v) {
-        if (!json_object_get(o->taken, json_string_value(v))) {
+        if (canonical_block(v) && !json_object_get(o->taken, json_string_value(v))) {
             json_object_set_new(o->taken, json_string_value(v), json_true());
             json_array_append(blocks, v);
         }
@@ -138,7 +155,8 @@ static void whitelist(struct strbuf *wl, const json_t *blocks)
     size_t i;
     json_t *v;
     json_array_foreach ((json_t *)blocks, i, v)
-        sb_printf(wl, "%s\n", json_string_value(v));
+        if (canonical_block(v))
+            sb_printf(wl, "%s\n", json_string_value(v));
 }
 
 /* Hosts first, then networks, then the site: the most specific level keeps

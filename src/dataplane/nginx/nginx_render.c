@@ -164,6 +164,7 @@ struct render {
     struct strbuf out;
     char *err;
     size_t errlen;
+    json_t *upstreams; /* names of the upstreams written */
 };
 
 /* A double-quoted nginx string; `$` (a variable to nginx) and other bytes
@@ -240,16 +241,18 @@ static void render_host_split(struct render *r, const json_t *site)
     sb_add(&r->out, "}\n");
 }
 
+/* One upstream per domain port number (remembered by name: looking for its
+ * text in the output found it in a site name of that text too). */
 static int render_upstreams(const struct server *sv, void *ctx)
 {
     struct render *r = ctx;
     char name[96];
     upstream_name(sv, name, sizeof name);
-    char marker[128];
-    snprintf(marker, sizeof marker, "upstream %s {", name);
     if (json_integer_value(json_object_get(json_object_get(sv->site, "doc"), "backend_type")) == 0 &&
-        !strstr(sb_text(&r->out), marker))
+        !json_object_get(r->upstreams, name)) {
+        json_object_set_new(r->upstreams, name, json_true());
         render_upstream(r, sv);
+    }
     return 0;
 }
 
@@ -568,12 +571,15 @@ char *nginx_site_render(const json_t *site, const struct nginx_settings *st, con
 {
     if (carried_values(site, err, errlen) != 0)
         return NULL;
-    struct render r = {.st = st, .listens = listens, .files = files, .err = err, .errlen = errlen};
+    struct render r = {.st = st, .listens = listens, .files = files, .err = err, .errlen = errlen,
+                       .upstreams = json_object()};
     sb_printf(&r.out, "# site %s \"%s\" of customer %s\n", str(site, "id"), str(site, "name"),
               str(site, "customer_id"));
     if (json_integer_value(json_object_get(json_object_get(site, "doc"), "backend_type")) == 1)
         render_host_split(&r, site);
-    if (each_server(site, st, render_upstreams, &r) != 0 || each_server(site, st, render_server, &r) != 0) {
+    int rc = each_server(site, st, render_upstreams, &r) != 0 || each_server(site, st, render_server, &r) != 0;
+    json_decref(r.upstreams);
+    if (rc) {
         sb_free(&r.out);
         return NULL;
     }
