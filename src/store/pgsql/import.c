@@ -32,7 +32,7 @@ struct import {
     long long rows;
 };
 
-static int fail(struct import *im, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fail(struct import *im, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
