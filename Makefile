@@ -1,10 +1,16 @@
 # parapet — build, test, run. `make help` lists the targets.
 CC       ?= cc
-PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb libsystemd
+PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb libsystemd simdjson
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm -lstdc++
 TEST_LIBS := $(shell pkg-config --libs libcurl jansson 2>/dev/null)
+
+# C++ only where DESIGN.md allows it (simdjson on the ingest path)
+CXX      ?= g++
+CXXFLAGS_BASE := -std=c++17 -Wall -Wextra -Werror -Wshadow -Isrc $(shell pkg-config --cflags simdjson 2>/dev/null)
+# UBSan's vptr check needs its C++ runtime, which linking with cc leaves out
+CXX_NO_VPTR = $(if $(findstring sanitize,$(OPT)),-fno-sanitize=vptr)
 
 VARIANT  ?= release
 ifeq ($(VARIANT),asan)
@@ -17,9 +23,10 @@ B        := build/$(VARIANT)
 CFLAGS   := $(CFLAGS_BASE) $(OPT) $(EXTRA_CFLAGS)
 
 SRC      := $(shell find src -name '*.c' | sort)
+CXX_SRC  := $(shell find src -name '*.cpp' | sort)
 BIN_SRC  := src/cli/main.c src/server/tls_hooks.c  # the program only (tls_hooks.c says why)
 LIB_SRC  := $(filter-out $(BIN_SRC),$(SRC))
-OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
+OBJ      := $(LIB_SRC:%.c=$(B)/%.o) $(CXX_SRC:%.cpp=$(B)/%.o) $(B)/gen/migrations.o $(B)/gen/pg_migrations.o $(B)/gen/catalogue_data.o \
             $(B)/gen/console_assets.o
 MIGRATIONS := $(sort $(wildcard src/store/sqlite/migrations/*.sql))
 PG_MIGRATIONS := $(sort $(wildcard src/store/pgsql/migrations/*.sql))
@@ -76,6 +83,11 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	@echo "  CC    $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.cpp
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS_BASE) $(OPT) $(CXX_NO_VPTR) -MMD -MP -c $< -o $@
 
 $(B)/libparapet.a: $(OBJ)
 	@rm -f $@

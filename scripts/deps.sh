@@ -3,7 +3,7 @@
 # benchmark (--bench) or run tests/security/run (--security). Runs apt-get
 # only when something is missing (as root, or via sudo).
 set -eu
-packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev
+packages="build-essential pkg-config libmicrohttpd-dev libgnutls28-dev libjansson-dev libsimdjson-dev
 libsqlite3-dev libidn2-dev libpcap-dev libcurl4-gnutls-dev clang curl knot knot-dnsutils gnutls-bin
 iso-codes netbase geoip-database libgeoip-dev libmaxminddb-dev libmaxmind-db-writer-perl libmodsecurity-dev libpcre2-dev modsecurity-crs openssl slowhttptest sqlite3
 nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"

@@ -13,11 +13,11 @@ SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-fram
 # MAKEFLAGS is dropped so "make fuzz" does not pass its own variables and
 # jobserver down.
 mkdir -p "$B/bin"
-env -u MAKEFLAGS -u MFLAGS make -j2 CC=clang VARIANT=fuzz OPT="-O1 -g $SAN -fsanitize=fuzzer-no-link" \
+env -u MAKEFLAGS -u MFLAGS make -j2 CC=clang CXX=clang++ VARIANT=fuzz OPT="-O1 -g $SAN -fsanitize=fuzzer-no-link" \
   "$B/libparapet.a" >"$B/make.log" 2>&1 || { cat "$B/make.log"; echo "fuzz: build failed"; exit 2; }
 PKGS=$(sed -n "s/^PKGS *:= *//p" Makefile) # the Makefile's list
 CFLAGS="-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Isrc -Ifuzz $(pkg-config --cflags $PKGS)"
-LIBS="$(pkg-config --libs $PKGS) -lpthread"
+LIBS="$(pkg-config --libs $PKGS) -lpthread -lstdc++"
 targets=0; crashes=0
 for src in fuzz/fuzz_*.c; do
   t=$(basename "$src" .c)

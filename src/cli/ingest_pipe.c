@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "telemetry/decode_simd.h"
 #include "telemetry/ingest.h"
 
 struct ingest_pipe {
@@ -20,21 +21,13 @@ struct ingest_pipe {
     int n_free, n_full;
     bool stop;
     long line;
+    struct tel_simd *simd; /* the reader thread's */
 };
 
 static void decode_line(struct ingest_pipe *p, const char *text, size_t len, struct pipe_item *it)
 {
-    memset(&it->loc, 0, sizeof it->loc);
     it->line = p->line;
-    json_error_t je;
-    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!v) {
-        it->rc = 1;
-        snprintf(it->msg, sizeof it->msg, "not a JSON object: %s", je.text);
-        return;
-    }
-    it->rc = tel_decode(v, p->now, &it->rec, &it->loc, it->msg, sizeof it->msg);
-    json_decref(v);
+    it->rc = tel_decode_line(p->simd, text, len, p->now, &it->rec, &it->loc, it->msg, sizeof it->msg);
 }
 
 /* Fills b from the input: up to a block of non-blank lines, stopping after
@@ -94,6 +87,7 @@ struct ingest_pipe *ingest_pipe_start(FILE *in, int64_t now)
         return NULL;
     p->in = in;
     p->now = now;
+    p->simd = tel_simd_new(); /* NULL: jansson alone */
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     for (int i = 0; i < PIPE_BLOCKS; i++)
@@ -102,6 +96,7 @@ struct ingest_pipe *ingest_pipe_start(FILE *in, int64_t now)
     if (p->n_free < PIPE_BLOCKS || pthread_create(&p->thread, NULL, reader, p) != 0) {
         for (int i = 0; i < p->n_free; i++)
             free(p->free_list[i]);
+        tel_simd_free(p->simd);
         free(p);
         return NULL;
     }
@@ -151,6 +146,7 @@ void ingest_pipe_stop(struct ingest_pipe *p)
     }
     for (int i = 0; i < p->n_free; i++)
         free(p->free_list[i]);
+    tel_simd_free(p->simd);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     free(p);

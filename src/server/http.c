@@ -668,8 +668,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!cfg->console_off && console_path(p->r.path)) /* the web console's files: no store, no envelope */
         return console_http_reply(conn, &p->r);
     p->r.store = worker_store();
-    if (!p->r.store)
-        reply_error(&p->r, E_STORE, "the store is not available");
+    if (!p->r.store) /* a thread's first request while the database is down (PostgreSQL): retry later */
+        reply_error(&p->r, E_UNAVAILABLE, "the store is not reachable; try again shortly");
     else if (dispatch_to(&p->r, p->server->lane))
         return write_on_lane(p, conn);
     else

@@ -8,6 +8,7 @@
 
 #include "base/metrics.h"
 #include "telemetry/attribute.h"
+#include "telemetry/decode_simd.h"
 #include "telemetry/geo.h"
 #include "telemetry/record.h"
 
@@ -89,6 +90,29 @@ int tel_decode(json_t *record, int64_t now, struct tel_record *rec, struct tel_l
     return 0;
 }
 
+int tel_decode_line(struct tel_simd *simd, const char *text, size_t len, int64_t now, struct tel_record *rec,
+                    struct tel_locator *loc, char *msg, size_t msgsize)
+{
+    struct tel_fields fields;
+    if (simd && tel_simd_fields(simd, text, len, &fields) == 0) {
+        if (tel_record_decode_fields(&fields, now, rec, loc, msg, msgsize) == 0) {
+            fill_country(rec, loc);
+            return 0;
+        }
+        json_decref(loc->waf_entry); /* refused: jansson says why, in its words */
+    }
+    json_error_t je;
+    json_t *v = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!v) {
+        memset(loc, 0, sizeof *loc);
+        snprintf(msg, msgsize, "not a JSON object: %s", je.text);
+        return 1;
+    }
+    int rc = tel_decode(v, now, rec, loc, msg, msgsize);
+    json_decref(v);
+    return rc;
+}
+
 int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *in, struct tel_locator *loc, char *msg,
                           size_t msgsize)
 {
@@ -153,7 +177,8 @@ static int add_one(struct tel_batch *b, json_t *v, const char *where, long pos, 
     return rc;
 }
 
-static int ingest_lines(struct tel_batch *b, const char *body, size_t len, char *msg, size_t msgsize)
+static int ingest_lines(struct tel_batch *b, struct tel_simd *simd, const char *body, size_t len, char *msg,
+                        size_t msgsize)
 {
     long line = 0;
     for (size_t at = 0; at < len;) {
@@ -166,16 +191,18 @@ static int ingest_lines(struct tel_batch *b, const char *body, size_t len, char 
             blank++;
         if (blank == n)
             continue;
-        json_error_t je;
-        json_t *v = json_loadb(start, n, JSON_REJECT_DUPLICATES, &je);
-        if (!v) {
-            snprintf(msg, msgsize, "line %ld: not a JSON object: %s", line, je.text);
-            return 1;
-        }
-        int rc = add_one(b, v, "line", line, msg, msgsize);
-        json_decref(v);
-        if (rc != 0)
+        struct tel_record rec;
+        struct tel_locator loc;
+        char why[TEL_MSG_MAX];
+        int rc = tel_decode_line(simd, start, n, b->now, &rec, &loc, why, sizeof why);
+        if (rc == 0)
+            rc = tel_batch_add_decoded(b, &rec, &loc, why, sizeof why);
+        else
+            json_decref(loc.waf_entry);
+        if (rc != 0) {
+            snprintf(msg, msgsize, "line %ld: %s", line, why);
             return rc;
+        }
     }
     return 0;
 }
@@ -207,7 +234,14 @@ int telemetry_ingest(struct store *s, const char *body, size_t len, enum tel_for
         snprintf(msg, msgsize, "out of memory");
         return -1;
     }
-    int rc = fmt == TEL_NDJSON ? ingest_lines(b, body, len, msg, msgsize) : ingest_array(b, body, len, msg, msgsize);
+    int rc;
+    if (fmt == TEL_NDJSON) {
+        struct tel_simd *simd = tel_simd_new(); /* NULL: jansson alone */
+        rc = ingest_lines(b, simd, body, len, msg, msgsize);
+        tel_simd_free(simd);
+    } else {
+        rc = ingest_array(b, body, len, msg, msgsize);
+    }
     if (tel_batch_end(b, rc == 0, out) != 0 && rc == 0) {
         snprintf(msg, msgsize, "the store could not save the records");
         rc = -1;

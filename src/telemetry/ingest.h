@@ -39,6 +39,14 @@ int tel_decode(json_t *record, int64_t now, struct tel_record *rec, struct tel_l
                size_t msgsize);
 int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *rec, struct tel_locator *loc, char *msg,
                           size_t msgsize);
+/* tel_decode of one NDJSON line, text[0..len): read by simdjson
+ * (decode_simd.h) when it can, else by jansson, which words every refusal:
+ * the same answer either way. 0, or 1 with msg ("member: rule", or "not a
+ * JSON object: ..."); loc->waf_entry is the caller's to release. simd may
+ * be NULL (jansson alone). */
+struct tel_simd;
+int tel_decode_line(struct tel_simd *simd, const char *text, size_t len, int64_t now, struct tel_record *rec,
+                    struct tel_locator *loc, char *msg, size_t msgsize);
 /* Stores what is still buffered and frees the batch (also after a
  * failure, when it only frees): 0 or -1; *out counts the whole batch. */
 int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out);

@@ -12,7 +12,8 @@
 enum { TIME_MIN = 946684800 }; /* 2000-01-01 */
 
 struct reader {
-    json_t *obj;
+    json_t *obj;                     /* jansson's tree, or */
+    const struct tel_fields *fields; /* the members the simdjson decoder saw */
     int64_t now;
     char *msg;
     size_t msgsize;
@@ -25,58 +26,80 @@ static int fail(struct reader *rd, const char *member, const char *rule)
     return -1;
 }
 
+/* A member as the rules see it, from either decoder. */
+static struct tel_field member(struct reader *rd, const char *name)
+{
+    struct tel_field m = {0};
+    if (rd->fields) {
+        int id = tel_member_id(name, strlen(name));
+        if (id >= 0 && (rd->fields->present >> id & 1))
+            m = rd->fields->f[id];
+    } else {
+        json_t *v = json_object_get(rd->obj, name);
+        if (json_is_string(v))
+            m = (struct tel_field){.type = TEL_F_STRING, .str = json_string_value(v), .len = json_string_length(v)};
+        else if (json_is_integer(v))
+            m = (struct tel_field){.type = TEL_F_INTEGER, .i = json_integer_value(v)};
+        else if (json_is_null(v))
+            m.type = TEL_F_NULL;
+        else if (v)
+            m.type = TEL_F_OTHER;
+    }
+    rd->seen += m.type != TEL_F_ABSENT;
+    return m;
+}
+
 /* A string member: copied into dst[size]; absent → "" unless required. */
 static int get_str(struct reader *rd, const char *name, bool required, size_t min_len, char *dst, size_t size)
 {
-    json_t *v = json_object_get(rd->obj, name);
-    rd->seen += v != NULL;
-    if (!v || json_is_null(v)) {
+    struct tel_field v = member(rd, name);
+    if (v.type == TEL_F_ABSENT || v.type == TEL_F_NULL) {
         dst[0] = '\0';
         return required ? fail(rd, name, "is required") : 0;
     }
-    if (!json_is_string(v))
+    if (v.type != TEL_F_STRING)
         return fail(rd, name, "must be a string");
-    size_t len = json_string_length(v);
-    if (len < min_len || len >= size || strlen(json_string_value(v)) != len) {
+    if (v.len < min_len || v.len >= size || memchr(v.str, '\0', v.len)) {
         char rule[64];
         snprintf(rule, sizeof rule, "must be %zu to %zu characters", min_len, size - 1);
         return fail(rd, name, rule);
     }
-    memcpy(dst, json_string_value(v), len + 1);
+    memcpy(dst, v.str, v.len);
+    dst[v.len] = '\0';
     return 0;
 }
 
 /* An integer member in [min, max]; absent → def unless required. */
-static int get_int(struct reader *rd, const char *name, bool required, int64_t min, int64_t max, int64_t def,
-                   int64_t *out)
+static int get_int_value(struct reader *rd, const char *name, struct tel_field v, bool required, int64_t min,
+                         int64_t max, int64_t def, int64_t *out)
 {
-    json_t *v = json_object_get(rd->obj, name);
-    rd->seen += v != NULL;
-    if (!v || json_is_null(v)) {
+    if (v.type == TEL_F_ABSENT || v.type == TEL_F_NULL) {
         *out = def;
         return required ? fail(rd, name, "is required") : 0;
     }
-    if (!json_is_integer(v))
+    if (v.type != TEL_F_INTEGER)
         return fail(rd, name, "must be an integer");
-    json_int_t x = json_integer_value(v);
-    if (x < min || x > max) {
+    if (v.i < min || v.i > max) {
         char rule[96];
         snprintf(rule, sizeof rule, "must be an integer from %lld to %lld", (long long)min, (long long)max);
         return fail(rd, name, rule);
     }
-    *out = x;
+    *out = v.i;
     return 0;
+}
+
+static int get_int(struct reader *rd, const char *name, bool required, int64_t min, int64_t max, int64_t def,
+                   int64_t *out)
+{
+    return get_int_value(rd, name, member(rd, name), required, min, max, def, out);
 }
 
 static int get_time(struct reader *rd, const char *name, bool required, int64_t *out)
 {
-    json_t *v = json_object_get(rd->obj, name);
-    if (v && json_is_integer(v)) {
-        json_int_t x = json_integer_value(v);
-        if (x < TIME_MIN || x > rd->now + 86400)
-            return fail(rd, name, "must be a unix time from 2000-01-01 to one day from now");
-    }
-    return get_int(rd, name, required, TIME_MIN, rd->now + 86400, 0, out);
+    struct tel_field v = member(rd, name);
+    if (v.type == TEL_F_INTEGER && (v.i < TIME_MIN || v.i > rd->now + 86400))
+        return fail(rd, name, "must be a unix time from 2000-01-01 to one day from now");
+    return get_int_value(rd, name, v, required, TIME_MIN, rd->now + 86400, 0, out);
 }
 
 static int get_addr(struct reader *rd, const char *name, bool required, bool block, struct cidr *out,
@@ -103,12 +126,28 @@ static int get_addr(struct reader *rd, const char *name, bool required, bool blo
 /* Members other than the kind's own are refused. Called once a kind has
  * read its members: when it read as many as the object has (besides
  * "kind"), there is none to name. */
+static bool in_list(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(*list, name) == 0)
+            return true;
+    return false;
+}
+
 static int only_members(struct reader *rd, const char *const *names)
 {
-    if (json_object_size(rd->obj) == rd->seen + 1)
+    size_t size = rd->fields ? (size_t)__builtin_popcountll(rd->fields->present) : json_object_size(rd->obj);
+    if (size == rd->seen + 1)
         return 0;
     const char *key;
     json_t *v;
+    if (rd->fields) { /* in member order (this decoder's refusals are told by jansson's) */
+        for (int id = 0; id < TEL_MEMBERS; id++)
+            if ((rd->fields->present >> id & 1) && strcmp(tel_member_name(id), "kind") != 0 &&
+                !in_list(tel_member_name(id), names))
+                return fail(rd, tel_member_name(id), "is not a member of this kind of record");
+        return 0;
+    }
     json_object_foreach(rd->obj, key, v) {
         bool known = strcmp(key, "kind") == 0;
         for (const char *const *n = names; *n && !known; n++)
@@ -148,14 +187,6 @@ int tel_severity_parse(const char *name, int max)
 const char *tel_severity_name(int severity)
 {
     return severity >= 0 && severity < 4 ? severity_names[severity] : "low";
-}
-
-static bool in_list(const char *name, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(*list, name) == 0)
-            return true;
-    return false;
 }
 
 bool tel_network_attack_type(const char *name)
@@ -386,29 +417,46 @@ static int decode_bandwidth(struct reader *rd, struct tel_record *rec, struct te
     return only_members(rd, members);
 }
 
-int tel_record_decode(json_t *obj, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,
-                      size_t msgsize)
+static int decode(struct reader *rd, struct tel_record *rec, struct tel_locator *loc)
 {
     memset(rec, 0, sizeof *rec);
     memset(loc, 0, sizeof *loc);
-    struct reader rd = {.obj = obj, .now = now, .msg = msg, .msgsize = msgsize};
-    if (!json_is_object(obj))
-        return fail(&rd, "record", "must be a JSON object");
-    json_t *kind = json_object_get(obj, "kind");
-    if (!kind)
-        return fail(&rd, "kind", "is required");
-    const char *k = json_is_string(kind) ? json_string_value(kind) : "";
+    if (!rd->fields && !json_is_object(rd->obj))
+        return fail(rd, "record", "must be a JSON object");
+    struct tel_field kind = member(rd, "kind");
+    rd->seen = 0;
+    if (kind.type == TEL_F_ABSENT)
+        return fail(rd, "kind", "is required");
+    char k[16] = "";
+    if (kind.type == TEL_F_STRING && kind.len < sizeof k && !memchr(kind.str, '\0', kind.len)) {
+        memcpy(k, kind.str, kind.len);
+        k[kind.len] = '\0';
+    }
     if (strcmp(k, "ddos_event") == 0)
-        return rec->kind = TEL_DDOS_EVENT, decode_ddos_event(&rd, rec, loc);
+        return rec->kind = TEL_DDOS_EVENT, decode_ddos_event(rd, rec, loc);
     if (strcmp(k, "flow") == 0)
-        return rec->kind = TEL_FLOW, decode_flow(&rd, rec, loc);
+        return rec->kind = TEL_FLOW, decode_flow(rd, rec, loc);
     if (strcmp(k, "waf_log") == 0)
-        return rec->kind = TEL_WAF_LOG, decode_waf_log(&rd, rec, loc);
+        return rec->kind = TEL_WAF_LOG, decode_waf_log(rd, rec, loc);
     if (strcmp(k, "flow_down") == 0)
-        return rec->kind = TEL_FLOW_DOWN, decode_flow_down(&rd, rec, loc);
+        return rec->kind = TEL_FLOW_DOWN, decode_flow_down(rd, rec, loc);
     if (strcmp(k, "bandwidth") == 0)
-        return rec->kind = TEL_BANDWIDTH, decode_bandwidth(&rd, rec, loc);
-    return fail(&rd, "kind", "must be one of ddos_event, flow, waf_log, flow_down, bandwidth");
+        return rec->kind = TEL_BANDWIDTH, decode_bandwidth(rd, rec, loc);
+    return fail(rd, "kind", "must be one of ddos_event, flow, waf_log, flow_down, bandwidth");
+}
+
+int tel_record_decode(json_t *obj, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,
+                      size_t msgsize)
+{
+    struct reader rd = {.obj = obj, .now = now, .msg = msg, .msgsize = msgsize};
+    return decode(&rd, rec, loc);
+}
+
+int tel_record_decode_fields(const struct tel_fields *fields, int64_t now, struct tel_record *rec,
+                             struct tel_locator *loc, char *msg, size_t msgsize)
+{
+    struct reader rd = {.fields = fields, .now = now, .msg = msg, .msgsize = msgsize};
+    return decode(&rd, rec, loc);
 }
 
 void tel_record_clear(struct tel_record *rec)

@@ -12,6 +12,7 @@
 
 #include "base/net.h"
 #include "store/telemetry.h"
+#include "telemetry/members.h"
 
 enum { TEL_MSG_MAX = 256 };
 
@@ -31,6 +32,9 @@ struct tel_locator {
 /* Decodes obj into *rec and *loc. 0, or -1 with msg = "member: rule". */
 int tel_record_decode(json_t *obj, int64_t now, struct tel_record *rec, struct tel_locator *loc, char *msg,
                       size_t msgsize);
+/* The same from the members the simdjson decoder saw (decode_simd.h). */
+int tel_record_decode_fields(const struct tel_fields *fields, int64_t now, struct tel_record *rec,
+                             struct tel_locator *loc, char *msg, size_t msgsize);
 /* Frees what a decoded record owns (a WAF entry's text). */
 void tel_record_clear(struct tel_record *rec);
 

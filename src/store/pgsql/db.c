@@ -11,6 +11,7 @@
 #include "store/migrations.h"
 #include "store/pgsql/db.h"
 #include "store/pgsql/pgsql.h"
+#include "store/pgsql/version_watch.h"
 #include "store/schema_guard.h"
 
 extern const struct store_ops pgsql_ops; /* pgsql/ops.c */
@@ -141,9 +142,13 @@ static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg
                           p ? p->formats : NULL, 0);
 }
 
+static int begin_now(struct store *s);
+
 PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
 {
     *rc = STORE_ERROR;
+    if (PG(s)->begin_pending && begin_now(s) != STORE_OK)
+        return NULL;
     /* A statement outside a transaction (a background loop's lookup) opens
      * a broken connection again itself: nothing else would. */
     if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
@@ -451,10 +456,32 @@ static int begin_pipelined(struct store *s, bool write, int64_t *version)
     return rc;
 }
 
+/* The BEGIN of a read transaction begun without one (pg_begin): sent with
+ * its first statement, once the connection is sound (a server restarted
+ * since closed it: a new one, as pg_begin would have made). */
+static int begin_now(struct store *s)
+{
+    struct pg_store *d = PG(s);
+    d->begin_pending = false;
+    int rc = ensure_connected(s) == 0 ? run_simple(s, begin_read_sql) : STORE_ERROR;
+    if (rc != STORE_OK && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) == 0)
+        rc = run_simple(s, begin_read_sql);
+    return rc;
+}
+
 int pg_begin(struct store *s, bool write)
 {
     struct pg_store *d = PG(s);
-    if (d->in_tx || ensure_connected(s) != 0)
+    if (d->in_tx)
+        return STORE_ERROR;
+    uint64_t known;
+    if (!write && pg_version_watch_start(d->conninfo) == 0 && pg_version_known(&known)) {
+        d->in_tx = d->begin_pending = true;
+        d->wrote = d->write_tx = false;
+        d->version = known;
+        return STORE_OK;
+    }
+    if (ensure_connected(s) != 0)
         return STORE_ERROR;
     int64_t version = 0;
     int rc = begin_pipelined(s, write, &version);
@@ -475,8 +502,10 @@ int pg_begin(struct store *s, bool write)
 }
 
 /* The change counter's bump, and the WAL position after the commit (the
- * ticket of a deferred commit: pgsql/flush.c). */
-static const char bump_sql[] = "SELECT nextval('data_version'), (pg_current_wal_insert_lsn() - '0/0')::text";
+ * ticket of a deferred commit: pgsql/flush.c); the bump is announced to
+ * every node's watcher (version_watch.h). */
+static const char bump_sql[] = "SELECT v, (pg_current_wal_insert_lsn() - '0/0')::text, "
+                               "pg_notify('parapet_version', v::text) FROM nextval('data_version') v";
 
 int pg_commit(struct store *s)
 {
@@ -484,6 +513,10 @@ int pg_commit(struct store *s)
     if (!d->in_tx)
         return STORE_ERROR;
     d->in_tx = false;
+    if (d->begin_pending) { /* nothing was read */
+        d->begin_pending = false;
+        return STORE_OK;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = run_simple(s, "COMMIT");
@@ -498,6 +531,8 @@ int pg_commit(struct store *s)
          * sees the new rows (pgsql/db.h) */
         int brc;
         PGresult *res = pg_query(s, bump_sql, NULL, &brc);
+        if (res && PQntuples(res) == 1)
+            pg_version_saw((uint64_t)pg_int(res, 0, 0) + 1); /* this node's reads see it at once */
         if (d->deferred && d->write_tx) /* no position: wait for a flush of everything (UINT64_MAX > flushed) */
             d->ticket = res && PQntuples(res) == 1 ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : UINT64_MAX;
         PQclear(res);
@@ -519,6 +554,10 @@ int pg_rollback(struct store *s)
         return STORE_OK;
     d->in_tx = false;
     d->wrote = false;
+    if (d->begin_pending) {
+        d->begin_pending = false;
+        return STORE_OK;
+    }
     return PQstatus(d->conn) == CONNECTION_OK ? run_simple(s, "ROLLBACK") : STORE_OK;
 }
 

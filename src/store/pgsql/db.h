@@ -11,7 +11,10 @@
  * - A read transaction is REPEATABLE READ: one snapshot, like SQLite's.
  * - data_version is a sequence bumped after each commit that wrote: a cache
  *   entry tagged with the value read before its read is dropped by the next
- *   write of any node (the same contract as data_version.h). */
+ *   write of any node (the same contract as data_version.h). Read
+ *   transactions take it from the process's watcher (version_watch.h), when
+ *   fresh, and send BEGIN with their first statement: a reply from the
+ *   caches costs no round trip. */
 #ifndef PARAPET_PGSQL_DB_H
 #define PARAPET_PGSQL_DB_H
 
@@ -33,6 +36,7 @@ struct pg_store {
     PGconn *conn;
     char *conninfo;
     bool in_tx, wrote, write_tx;
+    bool begin_pending; /* a read transaction whose BEGIN waits for its first statement */
     bool deferred;   /* durability through the group flush (pgsql/flush.c) */
     uint64_t ticket; /* of the last deferred commit that wrote: a WAL position */
     struct timespec began; /* of the write transaction (metrics) */

@@ -47,18 +47,27 @@ static bool flusher_connected(void)
         fl.conn = PQconnectdb(fl.conninfo);
     if (PQstatus(fl.conn) != CONNECTION_OK)
         return false;
+    /* Perhaps another server now (a promoted standby): positions flushed
+     * on the old one say nothing here. */
+    pthread_mutex_lock(&fl.mu);
+    fl.flushed = 0;
+    pthread_mutex_unlock(&fl.mu);
     PQclear(PQexec(fl.conn, "SET synchronous_commit = on"));
     return true;
 }
 
 /* One durable commit after every ticket handed out so far; the WAL insert
- * position it covers, or 0 when it failed. The transaction takes an xid so
- * that its commit writes (and flushes) a commit record. */
+ * position it covers, or 0 when it failed. The transaction must write WAL
+ * of its own: PostgreSQL commits one that only took an xid (txid_current)
+ * asynchronously, neither flushing nor waiting for a synchronous standby
+ * (xact.c: wrote_xlog), so it writes a transactional logical message (a
+ * few bytes of WAL, no table, any wal_level). */
 static uint64_t flush_wal(void)
 {
     if (!flusher_connected())
         return 0;
-    PGresult *res = PQexec(fl.conn, "BEGIN; SELECT txid_current(), (pg_current_wal_insert_lsn() - '0/0')::text");
+    PGresult *res = PQexec(fl.conn, "BEGIN; SELECT txid_current(), (pg_current_wal_insert_lsn() - '0/0')::text, "
+                                    "pg_logical_emit_message(true, 'parapet', 'flush')");
     uint64_t lsn = PQresultStatus(res) == PGRES_TUPLES_OK ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : 0;
     PQclear(res);
     res = PQexec(fl.conn, lsn ? "COMMIT" : "ROLLBACK");
