@@ -1,6 +1,6 @@
 # parapet — build, test, run. `make help` lists the targets.
 CC       ?= cc
-PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb
+PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb libnftables
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm

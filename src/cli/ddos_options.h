@@ -1,6 +1,7 @@
 /* ddos_options.h — the Origin Protection and CleanPipe data plane options
  * of `parapet serve` (FastNetMon and BIRD, and FastNetMon's traffic export
- * parapet receives), and the settings they make. */
+ * parapet receives; the nftables scrubber and its counters), and the
+ * settings they make. */
 #ifndef PARAPET_CLI_DDOS_OPTIONS_H
 #define PARAPET_CLI_DDOS_OPTIONS_H
 
@@ -16,7 +17,8 @@
         {.name = "no-bird-deploy", .flag = true}, {.name = "bird-dir"}, {.name = "bird"},                     \
         {.name = "bird-socket"}, {.name = "bird-router-id"}, {.name = "bird-as"}, {.name = "bird-peer"},      \
         {.name = "bird-peer-as"}, {.name = "bird-local"}, {.name = "bird-next-hop"},                          \
-        {.name = "bird-next-hop6"}, {.name = "ddos-deploy-interval" }
+        {.name = "bird-next-hop6"}, {.name = "nft-deploy", .flag = true}, {.name = "nft-dir"},                \
+        {.name = "nft-table"}, {.name = "nft-counters"}, {.name = "ddos-deploy-interval" }
 
 #define DDOS_DEPLOY_USAGE                                                                                       \
     "  --no-fastnetmon-deploy     no FastNetMon configuration (detection) nor traffic export receiver\n"      \
@@ -38,13 +40,19 @@
     "  --bird-peer-as N           its AS (required with --bird-peer)\n"                                       \
     "  --bird-local A[:PORT]      the session's local address (default: any)\n"                               \
     "  --bird-next-hop A          IPv4 diversion next hop; --bird-next-hop6 A: IPv6 (without: no IPv6 unicast)\n" \
+    "  --nft-deploy               the nftables scrubber: apply the mitigations to packets in this\n"       \
+    "                             network namespace (needs CAP_NET_ADMIN; default: off)\n"                \
+    "  --nft-dir DIR              its files (default DATA/nftables): parapet.nft, counters.map\n"         \
+    "  --nft-table NAME           the inet table parapet owns (parapet)\n"                                 \
+    "  --nft-counters S           read its counters into the ingest every S seconds (60; 0: never)\n"    \
     "  --ddos-deploy-interval S   background deploy sweep interval (5)\n"
 
 struct ddos_options {
     struct ddos_settings st;
     char fnm_dir[1024], bird_dir[1024], socket[1100], notify[1100], bird_bin[64], fnm_bin[64];
-    char netflow_host[64], graphite_host[64], peer[64], local[64];
+    char netflow_host[64], graphite_host[64], peer[64], local[64], nft_dir[1024];
     const char *graphite; /* the receiver's A:P, or NULL */
+    unsigned nft_counters; /* seconds between readings of the scrubber's counters; 0: none */
 };
 
 /* Fills o from the parsed options; data_dir gives the default directories
