@@ -206,6 +206,7 @@ TEST(counters_survive_a_new_ruleset)
     CHECK_INT(json_integer_value(json_object_get(json_object_get(sums, name), "bytes")), 3 * 228);
     snprintf(name, sizeof name, "op_%lld_h%lld_flex_filter", (long long)a, (long long)a * 100);
     CHECK_INT(json_integer_value(json_object_get(json_object_get(sums, name), "packets")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(sums, name), "protocol")), 17);
     CHECK_INT(json_object_size(sums), 3);
     /* read and zeroed: the next reading holds nothing */
     CHECK_INT(nft_plane_collect(&cfg, why, sizeof why), 0);
@@ -283,25 +284,26 @@ TEST(readings)
                        " {\"counter\": {\"name\": \"op_1_h2_udp_flood\", \"packets\": 0, \"bytes\": 0}},"
                        " {\"counter\": {\"name\": \"someone_elses\", \"packets\": 5, \"bytes\": 5}},"
                        " {\"counter\": {\"name\": \"op_1_e00_blackhole\", \"packets\": 7, \"bytes\": 700}}]}";
-    const char *map = "# counter\taddress\taction\tpolicy_type\n"
-                      "op_1_site_pass\t10.0.0.0\tpass\t-\n"
-                      "op_1_h2_udp_flood\t10.0.0.5\tdrop\tudp_flood\n"
-                      "op_1_e00_blackhole\t2001:db8::7\tdrop\tblackhole\n";
+    const char *map = "# counter\taddress\taction\tpolicy_type\tprotocol\n"
+                      "op_1_site_pass\t10.0.0.0\tpass\t-\t0\n"
+                      "op_1_h2_udp_flood\t10.0.0.5\tdrop\tudp_flood\t17\n"
+                      "op_1_e00_blackhole\t2001:db8::7\tdrop\tblackhole\t0\n";
     json_t *r = nft_counter_readings(json, map);
     CHECK_INT(json_array_size(r), 2);
     char *text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
     CHECK_STR(text, "[{\"action\":\"pass\",\"address\":\"10.0.0.0\",\"bytes\":1500,\"name\":\"op_1_site_pass\","
-                    "\"packets\":10,\"policy\":\"\"},{\"action\":\"drop\",\"address\":\"2001:db8::7\",\"bytes\":700,"
-                    "\"name\":\"op_1_e00_blackhole\",\"packets\":7,\"policy\":\"blackhole\"}]");
+                    "\"packets\":10,\"policy\":\"\",\"protocol\":0},{\"action\":\"drop\",\"address\":\"2001:db8::7\","
+                    "\"bytes\":700,\"name\":\"op_1_e00_blackhole\",\"packets\":7,\"policy\":\"blackhole\",\"protocol\":0}]");
     free(text);
     json_decref(r);
     CHECK(nft_counter_readings("Error: no", map) == NULL);
-    json_t *sums = json_pack("{s:{s:s,s:s,s:s,s:i,s:i}}", "op_1_e00_blackhole", "address", "2001:db8::7", "action",
-                             "drop", "policy", "blackhole", "packets", 7, "bytes", 700);
+    json_t *sums = json_pack("{s:{s:s,s:s,s:s,s:i,s:i,s:i}}", "op_1_e00_blackhole", "address", "2001:db8::7",
+                             "action", "drop", "policy", "blackhole", "protocol", 58, "packets", 7, "bytes", 700);
     json_t *rec = nft_counter_records(sums, 1764000060);
     json_t *one = json_loads(json_string_value(json_array_get(rec, 0)), 0, NULL);
     CHECK_STR(json_string_value(json_object_get(one, "src_ip")), "::");
     CHECK_STR(json_string_value(json_object_get(one, "policy_type")), "blackhole");
+    CHECK_INT(json_integer_value(json_object_get(one, "protocol")), 58);
     CHECK_INT(json_integer_value(json_object_get(one, "time")), 1764000060);
     CHECK(strncmp(json_string_value(json_object_get(one, "flow_id")), "nft-1764000060-", 15) == 0);
     json_decref(one), json_decref(rec), json_decref(sums);

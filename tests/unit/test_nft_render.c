@@ -124,15 +124,15 @@ TEST(op_site_exact)
               "}\n"
               "add rule inet parapet scrub ip daddr { 10.1.0.0/24 } jump op_3\n"
               "add rule inet parapet scrub ip6 daddr { 2001:db8:1::/48 } jump op_3\n");
-    CHECK_STR(part(out, NFT_COUNTER_MAP), "op_3_ef2f0b421_blackhole\t10.1.0.20\tdrop\tblackhole\n"
-                                          "op_3_site_block_list\t10.1.0.0\tdrop\tblock_list\n"
-                                          "op_3_h5_flex_filter\t10.1.0.10\tdrop\tflex_filter\n"
-                                          "op_3_h5_udp_flood\t10.1.0.10\tdrop\tudp_flood\n"
-                                          "op_3_site_pass\t10.1.0.0\tpass\t-\n"
-                                          "op_3_e5cba616b_block_list\t10.1.0.10\tdrop\tblock_list\n"
-                                          "op_3_e5cba616b_flex_filter\t10.1.0.10\tdrop\tflex_filter\n"
-                                          "op_3_e5cba616b_udp_flood\t10.1.0.10\tdrop\tudp_flood\n"
-                                          "op_3_e5cba616b_pass\t10.1.0.10\tpass\t-\n");
+    CHECK_STR(part(out, NFT_COUNTER_MAP), "op_3_ef2f0b421_blackhole\t10.1.0.20\tdrop\tblackhole\t0\n"
+                                          "op_3_site_block_list\t10.1.0.0\tdrop\tblock_list\t0\n"
+                                          "op_3_h5_flex_filter\t10.1.0.10\tdrop\tflex_filter\t17\n"
+                                          "op_3_h5_udp_flood\t10.1.0.10\tdrop\tudp_flood\t17\n"
+                                          "op_3_site_pass\t10.1.0.0\tpass\t-\t0\n"
+                                          "op_3_e5cba616b_block_list\t10.1.0.10\tdrop\tblock_list\t0\n"
+                                          "op_3_e5cba616b_flex_filter\t10.1.0.10\tdrop\tflex_filter\t17\n"
+                                          "op_3_e5cba616b_udp_flood\t10.1.0.10\tdrop\tudp_flood\t17\n"
+                                          "op_3_e5cba616b_pass\t10.1.0.10\tpass\t-\t0\n");
     const char *want[] = {
         "nftables: block_list: source countries cannot be expressed (no country data in the kernel)",
         "nftables: flex filter get: payload strings cannot be expressed (nftables matches payload only at fixed "
@@ -204,6 +204,9 @@ TEST(op_site_everything)
     CHECK(strstr(t, "ip daddr { 10.8.1.5 } limit rate over 12500000 bytes/second counter name "
                     "\"op_8_h10_zombie\" drop") != NULL);
     CHECK(strstr(t, "\t\tip6 daddr 2001:db8:8::5 jump op_8_e") != NULL);
+    /* the flex filters' counter mixes TCP, any and ICMP: no one protocol */
+    CHECK(strstr(part(out, NFT_COUNTER_MAP), "op_8_h10_flex_filter\t10.8.1.5\tdrop\tflex_filter\t0\n") != NULL);
+    CHECK(strstr(part(out, NFT_COUNTER_MAP), "op_8_h10_flex_filter_pass\t10.8.1.5\tpass\tflex_filter\t6\n") != NULL);
     CHECK_INT(kernel_check(site, "op"), 0);
     json_decref(out), json_decref(notes), json_decref(site);
 }

@@ -10,21 +10,22 @@
 #include "dataplane/nftables/nft_lib.h"
 #include "deploy/files.h"
 
-/* counters.map as {name: [address, action, policy]}. */
+/* counters.map as {name: [address, action, policy, protocol]}. */
 static json_t *parse_map(const char *text)
 {
     json_t *map = json_object();
     for (const char *line = text ? text : ""; *line;) {
         size_t len = strcspn(line, "\n");
         if (*line != '#' && len < 512) {
-            char buf[512], *f[4];
+            char buf[512], *f[5];
             memcpy(buf, line, len);
             buf[len] = '\0';
             int n = 0;
-            for (char *save = NULL, *tok = strtok_r(buf, "\t", &save); tok && n < 4; tok = strtok_r(NULL, "\t", &save))
+            for (char *save = NULL, *tok = strtok_r(buf, "\t", &save); tok && n < 5; tok = strtok_r(NULL, "\t", &save))
                 f[n++] = tok;
-            if (n == 4)
-                json_object_set_new(map, f[0], json_pack("[s,s,s]", f[1], f[2], strcmp(f[3], "-") ? f[3] : ""));
+            if (n >= 4)
+                json_object_set_new(map, f[0], json_pack("[s,s,s,i]", f[1], f[2], strcmp(f[3], "-") ? f[3] : "",
+                                                         n == 5 ? atoi(f[4]) : 0));
         }
         line += len + (line[len] == '\n');
     }
@@ -50,9 +51,10 @@ json_t *nft_counter_readings(const char *nft_json, const char *map_text)
         json_int_t bytes = json_integer_value(json_object_get(c, "bytes"));
         if (!m || packets <= 0)
             continue;
-        json_array_append_new(out, json_pack("{s:s,s:O,s:O,s:O,s:I,s:I}", "name", name, "address", json_array_get(m, 0),
-                                             "action", json_array_get(m, 1), "policy", json_array_get(m, 2),
-                                             "packets", packets, "bytes", bytes < 0 ? 0 : bytes));
+        json_array_append_new(out, json_pack("{s:s,s:O,s:O,s:O,s:O,s:I,s:I}", "name", name, "address",
+                                             json_array_get(m, 0), "action", json_array_get(m, 1), "policy",
+                                             json_array_get(m, 2), "protocol", json_array_get(m, 3), "packets",
+                                             packets, "bytes", bytes < 0 ? 0 : bytes));
     }
     json_decref(map);
     json_decref(doc);
@@ -70,11 +72,12 @@ json_t *nft_counter_records(const json_t *sums, int64_t from)
         snprintf(id, sizeof id, "nft-%lld-%.16s", (long long)from, digest);
         const char *address = json_string_value(json_object_get(s, "address"));
         const char *policy = json_string_value(json_object_get(s, "policy"));
-        json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s,s:s,s:i,s:O,s:O,s:O}", "kind", "flow", "flow_id", id, "time",
+        json_t *r = json_pack("{s:s,s:s,s:I,s:s,s:s,s:s,s:I,s:O,s:O,s:O}", "kind", "flow", "flow_id", id, "time",
                               (json_int_t)from, "router", "nftables", "src_ip",
                               address && strchr(address, ':') ? "::" : "0.0.0.0", "dst_ip", address ? address : "",
-                              "protocol", 0, "bytes", json_object_get(s, "bytes"), "packets",
-                              json_object_get(s, "packets"), "action", json_object_get(s, "action"));
+                              "protocol", json_integer_value(json_object_get(s, "protocol")), "bytes",
+                              json_object_get(s, "bytes"), "packets", json_object_get(s, "packets"), "action",
+                              json_object_get(s, "action"));
         if (policy && *policy)
             json_object_set_new(r, "policy_type", json_string(policy));
         char *line = json_dumps(r, JSON_COMPACT);
@@ -107,6 +110,7 @@ static void add_reading(const json_t *readings)
         json_object_set(s, "address", json_object_get(r, "address"));
         json_object_set(s, "action", json_object_get(r, "action"));
         json_object_set(s, "policy", json_object_get(r, "policy"));
+        json_object_set(s, "protocol", json_object_get(r, "protocol"));
         for (int k = 0; k < 2; k++) {
             const char *m = k ? "bytes" : "packets";
             json_object_set_new(s, m, json_integer(json_integer_value(json_object_get(s, m)) +

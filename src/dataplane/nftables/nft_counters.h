@@ -17,16 +17,17 @@
 #include <stdint.h>
 
 /* Pure: the mapped counters of `nft -j` output that counted something:
- * [{"name", "address", "action", "policy" ("" for none), "packets",
- * "bytes"}]. Counters absent from the map are left out. NULL when the
+ * [{"name", "address", "action", "policy" ("" for none), "protocol",
+ * "packets", "bytes"}]. Counters absent from the map are left out. NULL when the
  * output is not nftables' JSON. */
 json_t *nft_counter_readings(const char *nft_json, const char *map_text);
 
 /* Pure: one `flow` record (an NDJSON line, as a JSON string) per sum
- * {name: {address, action, policy, packets, bytes}}: flow_id
+ * {name: {address, action, policy, protocol, packets, bytes}}: flow_id
  * `nft-<from>-<digest of the name>`, time `from`, router "nftables",
  * src_ip 0.0.0.0 (or :: for IPv6; counters name no sources), dst_ip the
- * address, protocol 0, action, policy_type (when the counter has one). */
+ * address, protocol (the counter's one, else 0), action, policy_type (when
+ * the counter has one). */
 json_t *nft_counter_records(const json_t *sums, int64_t from);
 
 /* Takes a reading of table `table` (inet) with the map at map_path and adds

@@ -22,7 +22,7 @@ json_t *nft_render_header(const struct nft_settings *s)
               s->table, s->table, s->table);
     char *text = sb_take(&b);
     json_t *out = json_pack("{s:s,s:s}", NFT_RULESET, text, NFT_COUNTER_MAP,
-                            "# counter\taddress\taction\tpolicy_type\n");
+                            "# counter\taddress\taction\tpolicy_type\tprotocol\n");
     free(text);
     return out;
 }
@@ -30,7 +30,7 @@ json_t *nft_render_header(const struct nft_settings *s)
 /* What one site's fragment is made of while it is written. */
 struct site_out {
     const char *prefix;  /* "op_3" */
-    json_t *counters;    /* name -> its counters.map line, in order of first use */
+    json_t *counters;    /* name -> [address, action, policy, protocol], in order of first use */
     struct strbuf chains;
 };
 
@@ -43,27 +43,31 @@ static void first_address(const char *block, char out[NET_TEXT_MAX])
         ip_format(&c.addr, out);
 }
 
+/* A counter's name; its counters.map entry [address, action, policy,
+ * protocol] is made at its first use (a protocol that differs between its
+ * rules becomes 0). */
 static const char *counter(struct site_out *o, const char *scope, const char *policy, const char *verdict,
-                           const char *address, char name[128])
+                           const char *address, int proto, char name[128])
 {
     bool pass = strcmp(verdict, "accept") == 0;
     snprintf(name, 128, "%s_%s_%s%s", o->prefix, scope, policy,
              pass && strcmp(policy, "allow_list") != 0 && strcmp(policy, "pass") != 0 ? "_pass" : "");
-    if (!json_object_get(o->counters, name)) {
-        char line[256];
-        snprintf(line, sizeof line, "%s\t%s\t%s\t%s\n", name, address, pass ? "pass" : "drop",
-                 strcmp(policy, "pass") == 0 ? "-" : policy);
-        json_object_set_new(o->counters, name, json_string(line));
-    }
+    json_t *had = json_object_get(o->counters, name);
+    if (!had)
+        json_object_set_new(o->counters, name,
+                            json_pack("[s,s,s,i]", address, pass ? "pass" : "drop",
+                                      strcmp(policy, "pass") == 0 ? "-" : policy, proto));
+    else if (json_integer_value(json_array_get(had, 3)) != proto)
+        json_array_set_new(had, 3, json_integer(0));
     return name;
 }
 
 /* `MATCH counter name "C" VERDICT` into the chain being written. */
 static void rule_line(struct site_out *o, const char *match, const char *scope, const char *policy,
-                      const char *verdict, const char *address)
+                      const char *verdict, const char *address, int proto)
 {
     char name[128];
-    counter(o, scope, policy, verdict, address, name);
+    counter(o, scope, policy, verdict, address, proto, name);
     sb_printf(&o->chains, "\t\t%s%scounter name \"%s\" %s\n", match, *match ? " " : "", name, verdict);
 }
 
@@ -156,7 +160,7 @@ static void blackholes(struct site_out *o, const json_t *under, const json_t *si
         element_of(&c, e);
         ip_format(&c.addr, address);
         snprintf(match, sizeof match, "%s daddr %s", c.addr.family == NET_V6 ? "ip6" : "ip", e);
-        rule_line(o, match, scope, "blackhole", "drop", address);
+        rule_line(o, match, scope, "blackhole", "drop", address, 0);
     }
     if (!cp)
         return;
@@ -174,7 +178,7 @@ static void blackholes(struct site_out *o, const json_t *under, const json_t *si
             struct strbuf m = {0};
             sb_add(&m, fam == 6 ? "ip6 daddr " : "ip daddr ");
             if (nft_block_set(&m, json_object_get(host, "blocks"), fam))
-                rule_line(o, sb_text(&m), scope, "blackhole", "drop", address);
+                rule_line(o, sb_text(&m), scope, "blackhole", "drop", address, 0);
             sb_free(&m);
         }
     }
@@ -196,8 +200,9 @@ static void event_chain(struct site_out *o, const json_t *rules, const char *blo
         if (applies(rule, &c))
             rule_line(o, json_string_value(json_object_get(rule, "match")), scope,
                       json_string_value(json_object_get(rule, "policy")),
-                      json_string_value(json_object_get(rule, "verdict")), address);
-    rule_line(o, "", scope, "pass", "accept", address);
+                      json_string_value(json_object_get(rule, "verdict")), address,
+                      (int)json_integer_value(json_object_get(rule, "proto")));
+    rule_line(o, "", scope, "pass", "accept", address, 0);
     sb_add(&o->chains, "\t}\n");
 }
 
@@ -226,10 +231,11 @@ static void site_chain(struct site_out *o, const json_t *rules, const json_t *un
         rule_address(rule, site_address, address);
         rule_line(o, json_string_value(json_object_get(rule, "match")),
                   json_string_value(json_object_get(rule, "scope")), json_string_value(json_object_get(rule, "policy")),
-                  json_string_value(json_object_get(rule, "verdict")), address);
+                  json_string_value(json_object_get(rule, "verdict")), address,
+                  (int)json_integer_value(json_object_get(rule, "proto")));
     }
     char name[128];
-    counter(o, "site", "pass", "accept", site_address, name);
+    counter(o, "site", "pass", "accept", site_address, 0, name);
     sb_printf(&o->chains, "\t\tcounter name \"%s\"\n\t}\n", name);
     json_object_foreach ((json_t *)under, block, v)
         if (strcmp(json_string_value(v), "divert") == 0)
@@ -272,7 +278,9 @@ json_t *nft_render_site(const struct nft_settings *s, const json_t *site, const 
     json_t *v;
     json_object_foreach (o.counters, name, v) {
         sb_printf(&text, "\tcounter %s { }\n", name);
-        sb_add(&map, json_string_value(v));
+        sb_printf(&map, "%s\t%s\t%s\t%s\t%lld\n", name, json_string_value(json_array_get(v, 0)),
+                  json_string_value(json_array_get(v, 1)), json_string_value(json_array_get(v, 2)),
+                  (long long)json_integer_value(json_array_get(v, 3)));
     }
     size_t i;
     json_array_foreach (r.sets, i, v)

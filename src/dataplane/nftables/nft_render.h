@@ -13,7 +13,8 @@
  * severity blackhole, CleanPipe host in manual mode 3) is dropped whole.
  * counters.map names, for each counter, the address its traffic is stored
  * under, the action and the countermeasure (nft_counters.h):
- *   `<counter>\t<address>\t<drop|pass>\t<policy_type or ->\n`. */
+ *   `<counter>\t<address>\t<drop|pass>\t<policy_type or ->\t<protocol>\n`
+ * (protocol: the one its rules match, else 0). */
 #ifndef PARAPET_NFT_RENDER_H
 #define PARAPET_NFT_RENDER_H
 

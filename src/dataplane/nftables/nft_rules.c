@@ -86,6 +86,23 @@ int nft_block_set(struct strbuf *out, const json_t *texts, int fam)
     return written;
 }
 
+/* The one protocol a rule's match allows (0: any or several): written as
+ * the protocol of its counter's records. */
+static int proto_of(const char *match, int fam)
+{
+    if (strstr(match, "meta l4proto { tcp, udp }"))
+        return 0;
+    if (strstr(match, "udp ") || strstr(match, "meta l4proto udp") || strstr(match, "ip protocol udp"))
+        return 17;
+    if (strstr(match, "tcp "))
+        return 6;
+    if (strstr(match, "meta l4proto ipv6-icmp"))
+        return 58;
+    if (strstr(match, "meta l4proto icmp"))
+        return fam == 6 ? 58 : 1;
+    return 0;
+}
+
 static void add(struct nft_rules *r, int fam, const struct target *t, const char *policy, const char *verdict,
                 const char *match)
 {
@@ -93,8 +110,8 @@ static void add(struct nft_rules *r, int fam, const struct target *t, const char
         r->left_out++;
         return;
     }
-    json_t *rule = json_pack("{s:i,s:s,s:s,s:s,s:s}", "fam", fam, "scope", t->scope, "policy", policy, "verdict",
-                             verdict, "match", match);
+    json_t *rule = json_pack("{s:i,s:s,s:s,s:s,s:s,s:i}", "fam", fam, "scope", t->scope, "policy", policy,
+                             "verdict", verdict, "match", match, "proto", proto_of(match, fam));
     if (t->blocks) {
         json_t *mine = json_array();
         size_t i;

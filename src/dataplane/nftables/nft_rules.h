@@ -12,7 +12,8 @@
  * attack), as {"fam": 4|6, "scope": "site" | "h<host rid>", "blocks":
  * [the host's blocks of that family] (absent for site-wide rules),
  * "policy": the countermeasure, "verdict": "drop" | "accept", "match": the
- * rule's text before its counter}. Pure; unit-tested through nft_render
+ * rule's text before its counter, "proto": the one protocol it matches, or
+ * 0}. Pure; unit-tested through nft_render
  * (tests/unit/test_nft_render.c). */
 #ifndef PARAPET_NFT_RULES_H
 #define PARAPET_NFT_RULES_H
