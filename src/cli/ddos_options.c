@@ -177,6 +177,31 @@ static int nftables(json_t *args, const char *data_dir, struct ddos_options *o)
     return 0;
 }
 
+static int pmacct(json_t *args, const char *data_dir, struct ddos_options *o)
+{
+    struct pm_settings *r = &o->pmacct.render;
+    long refresh, sampling;
+    if (absolute_dir("pmacct-dir", arg_str(args, "pmacct-dir"), data_dir, "pmacct", o->pmacct_dir) != 0 ||
+        arg_long(args, "pmacct-refresh", 60, 1, 3600, &refresh) != 0 ||
+        arg_long(args, "pmacct-sampling", 0, 0, 1000000, &sampling) != 0 ||
+        arg_address_port("pmacct-listen", arg_str(args, "pmacct-listen"), false, o->pmacct_host,
+                         sizeof o->pmacct_host, &r->port) != 0)
+        return -1;
+    r->dir = o->pmacct_dir;
+    r->host = o->pmacct_host;
+    r->sflow = arg_flag(args, "pmacct-sflow");
+    r->refresh_s = (unsigned)refresh;
+    r->sampling = (unsigned)sampling;
+    r->cache_entries = 16411; /* pmacct's default: about 180,000 entries in 66 MB */
+    o->pmacct.binary = arg_str(args, "pmacct") ?: (r->sflow ? "sfacctd" : "nfacctd");
+    if (!exec_available(o->pmacct.binary)) {
+        fprintf(stderr, "parapet: --pmacct: %s not found (Debian package pmacct)\n", o->pmacct.binary);
+        return -1;
+    }
+    o->pmacct_on = true;
+    return 0;
+}
+
 int ddos_options_configure(json_t *args, const char *data_dir, struct ddos_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -189,6 +214,8 @@ int ddos_options_configure(json_t *args, const char *data_dir, struct ddos_optio
     if (!arg_flag(args, "no-bird-deploy") && bird(args, data_dir, o) != 0)
         return -1;
     if (arg_flag(args, "nft-deploy") && nftables(args, data_dir, o) != 0)
+        return -1;
+    if (arg_str(args, "pmacct-listen") && pmacct(args, data_dir, o) != 0)
         return -1;
     return 0;
 }

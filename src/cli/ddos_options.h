@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "dataplane/ddos_deployer.h"
+#include "dataplane/pmacct/pm_collector.h"
 
 /* Entries of a `struct opt` table (args.h). */
 #define DDOS_DEPLOY_OPTS                                                                                      \
@@ -18,7 +19,9 @@
         {.name = "bird-socket"}, {.name = "bird-router-id"}, {.name = "bird-as"}, {.name = "bird-peer"},      \
         {.name = "bird-peer-as"}, {.name = "bird-local"}, {.name = "bird-next-hop"},                          \
         {.name = "bird-next-hop6"}, {.name = "nft-deploy", .flag = true}, {.name = "nft-dir"},                \
-        {.name = "nft-table"}, {.name = "nft-counters"}, {.name = "ddos-deploy-interval" }
+        {.name = "nft-table"}, {.name = "nft-counters"}, {.name = "pmacct-listen"}, {.name = "pmacct-sflow", .flag = true}, \
+        {.name = "pmacct-dir"}, {.name = "pmacct-refresh"}, {.name = "pmacct-sampling"}, {.name = "pmacct"},    \
+        {.name = "ddos-deploy-interval" }
 
 #define DDOS_DEPLOY_USAGE                                                                                       \
     "  --no-fastnetmon-deploy     no FastNetMon configuration (detection) nor traffic export receiver\n"      \
@@ -45,6 +48,13 @@
     "  --nft-dir DIR              its files (default DATA/nftables): parapet.nft, counters.map\n"         \
     "  --nft-table NAME           the inet table parapet owns (parapet)\n"                                 \
     "  --nft-counters S           read its counters into the ingest every S seconds (60; 0: never)\n"    \
+    "  --pmacct-listen A:P        run pmacct's collector (nfacctd: NetFlow v5/v9, IPFIX) on A:P and store\n"  \
+    "                             its flows (default: off)\n"                                               \
+    "  --pmacct-sflow             sfacctd (sFlow) instead of nfacctd\n"                                     \
+    "  --pmacct-dir DIR           its files (default DATA/pmacct)\n"                                        \
+    "  --pmacct-refresh S         seconds between its batches (60)\n"                                       \
+    "  --pmacct-sampling N        the exporters' sampling rate when they do not send theirs (default: theirs)\n" \
+    "  --pmacct PATH              the daemon (default: nfacctd or sfacctd in PATH)\n"                      \
     "  --ddos-deploy-interval S   background deploy sweep interval (5)\n"
 
 struct ddos_options {
@@ -53,6 +63,9 @@ struct ddos_options {
     char netflow_host[64], graphite_host[64], peer[64], local[64], nft_dir[1024];
     const char *graphite; /* the receiver's A:P, or NULL */
     unsigned nft_counters; /* seconds between readings of the scrubber's counters; 0: none */
+    bool pmacct_on;
+    struct pm_collector_config pmacct;
+    char pmacct_dir[1024], pmacct_host[64];
 };
 
 /* Fills o from the parsed options; data_dir gives the default directories

@@ -409,6 +409,8 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
     if (ddos.st.nft_on && ddos.nft_counters &&
         nft_counter_loop_start(&ddos.st.nft, ddos.nft_counters, &c->store) != 0)
         return -1;
+    if (ddos.pmacct_on && pm_collector_start(&ddos.pmacct, &c->store) != 0)
+        return -1;
     if (!ddos.st.fnm_on && !ddos.st.bird_on && !ddos.st.nft_on)
         return 0;
     return ddos_deployer_start(&ddos.st, &c->store);
@@ -443,6 +445,7 @@ static void stop_deployers(void)
     fnm_graphite_stop();
     ddos_deployer_stop();
     nft_counter_loop_stop();
+    pm_collector_stop();
     waf_loop_stop();
     bw_loop_stop();
     nginx_deployer_stop();
