@@ -285,13 +285,14 @@ static void stop_child(void)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 > STOP_WAIT_MS) {
-            kill(g.child, SIGKILL);
+            kill(-g.child, SIGKILL); /* its process group: the core and its plugins */
             waitpid(g.child, &status, 0);
             break;
         }
         if (!open)
             usleep(50000);
     }
+    kill(-g.child, SIGKILL); /* a plugin that outlived its core */
     fold(); /* a batch cut short */
     close(g.out_fd);
     g.out_fd = -1;
@@ -307,9 +308,14 @@ static int start_child(const char *conf_path)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP); /* a group of its own: the core and its plugins */
+    posix_spawnattr_setpgroup(&at, 0);
     char *argv[] = {(char *)g.cfg->binary, "-f", (char *)conf_path, NULL};
     pid_t pid;
-    int rc = posix_spawnp(&pid, g.cfg->binary, &fa, NULL, argv, environ);
+    int rc = posix_spawnp(&pid, g.cfg->binary, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     close(p[1]);
     if (rc != 0) {

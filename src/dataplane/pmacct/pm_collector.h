@@ -6,9 +6,11 @@
  * between `purge_init` and `purge_close`) is folded per site and minute
  * (pm_fold.h) and stored as `flow` records through the ingest. A batch the
  * store fails on is tried again every second (at most 200,000 records are
- * kept). The daemon is stopped by its PID (SIGINT, then a datagram to its
- * port: pmacct acts on signals when a datagram arrives; SIGKILL after 5 s),
- * and what it purges on its way out is stored too. */
+ * kept). The daemon runs in a process group of its own and is stopped by
+ * its PID (SIGINT, then a datagram to its port: pmacct acts on signals when
+ * a datagram arrives); once its output ends (or after 5 s) the group is
+ * killed, so that no plugin outlives it; what it purged on its way out is
+ * stored too. */
 #ifndef PARAPET_PM_COLLECTOR_H
 #define PARAPET_PM_COLLECTOR_H
 
