@@ -116,9 +116,19 @@ static void add_site_blocks(const json_t *blocks, int64_t rid)
     }
 }
 
+/* Destinations already looked up (a flood's rows go to a few addresses; the
+ * longest-prefix scan over every block is kept for the first row of each). */
+enum { SITE_CACHE = 4096 };
+static struct {
+    struct ip_addr a;
+    int64_t rid;
+    bool valid;
+} site_cache[SITE_CACHE];
+
 /* Where rows go: every site's blocks (CleanPipe hosts' too) and first address. */
 static void load_sites(const json_t *model)
 {
+    memset(site_cache, 0, sizeof site_cache);
     free(g.blocks), free(g.sites);
     g.blocks = NULL, g.sites = NULL;
     g.n_blocks = g.n_sites = 0;
@@ -143,11 +153,20 @@ static void load_sites(const json_t *model)
 
 static int64_t site_of(const struct ip_addr *a)
 {
+    uint32_t h = 2166136261u;
+    for (int i = 0; i < 16; i++)
+        h = (h ^ a->b[i]) * 16777619u;
+    h = (h ^ (uint32_t)a->family) % SITE_CACHE;
+    if (site_cache[h].valid && site_cache[h].a.family == a->family && memcmp(site_cache[h].a.b, a->b, 16) == 0)
+        return site_cache[h].rid;
     int best = -1;
     int64_t rid = 0;
     for (size_t i = 0; i < g.n_blocks; i++)
         if (g.blocks[i].c.prefix > best && cidr_contains_ip(&g.blocks[i].c, a))
             best = g.blocks[i].c.prefix, rid = g.blocks[i].rid;
+    site_cache[h].a = *a;
+    site_cache[h].rid = rid;
+    site_cache[h].valid = true;
     return rid;
 }
 
