@@ -2,13 +2,15 @@
  * its configuration from the model, the filter of the protected blocks
  * checked by libpcap, its JSON lines read, and the real nfacctd run on
  * loopback by the collector: NetFlow v5 exports (tests/tools/netflow_send.c)
- * toward a protected and an unprotected address end up in the store as
- * flow records of the protected one only, with every packet counted. */
+ * toward a protected address, an Application Protection VIP and an
+ * unprotected address end up in the store as flow records of the first two
+ * only, with every packet counted. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "api/ap/ap_kinds.h"
 #include "api/op/op_kinds.h"
 #include "core/catalogue.h"
 #include "core/net.h"
@@ -23,7 +25,8 @@ TEST(render)
 {
     json_t *model = json_loads("{\"op_sites\": [{\"rid\": 1, \"blocks\": [\"198.51.100.0/24\", \"2001:db8:1::/48\"]}],"
                                " \"cp_sites\": [{\"rid\": 2, \"blocks\": [\"192.0.2.0/25\"],"
-                               "   \"hosts\": [{\"blocks\": [\"192.0.2.200\"]}, {\"blocks\": [\"192.0.2.5\"]}]}]}",
+                               "   \"hosts\": [{\"blocks\": [\"192.0.2.200\"]}, {\"blocks\": [\"192.0.2.5\"]}]}],"
+                               " \"ap_sites\": [{\"rid\": 3, \"blocks\": [\"203.0.113.80\"]}]}",
                                0, NULL);
     char why[256] = "";
     char *text = pm_render(&settings, model, why, sizeof why);
@@ -35,7 +38,7 @@ TEST(render)
                     "timestamps_since_epoch: true\nplugins: print[parapet]\n"
                     "aggregate[parapet]: peer_src_ip, src_host, dst_host, src_port, dst_port, proto, src_as\n"
                     "aggregate_filter[parapet]: dst net 198.51.100.0/24 or dst net 2001:db8:1::/48 or dst net "
-                    "192.0.2.0/25 or dst net 192.0.2.200/32 or dst net 192.0.2.5/32\n"
+                    "192.0.2.0/25 or dst net 192.0.2.200/32 or dst net 192.0.2.5/32 or dst net 203.0.113.80/32\n"
                     "print_output[parapet]: json\nprint_num_protos[parapet]: true\nprint_markers[parapet]: true\n"
                     "print_history[parapet]: 1m\nprint_history_roundoff[parapet]: m\n"
                     "print_refresh_time[parapet]: 60\nprint_output_lock_file[parapet]: /srv/pm/print.lock\n"
@@ -102,8 +105,22 @@ static long count_rows(const char *sql)
 
 TEST(nfacctd_to_the_store)
 {
-    struct store *db = scratch_open(dir, (struct customer){.svc_op = true});
+    struct store *db = scratch_open(dir, (struct customer){.svc_op = true, .svc_ap = true});
     CHECK_INT(catalogue_seed(db), 0); /* the model reads the mitigation defaults */
+    /* an Application Protection site with its VIP */
+    struct resource ap = {0}, vip = {0};
+    snprintf(ap.customer_id, sizeof ap.customer_id, SCRATCH_CUSTOMER);
+    snprintf(ap.name, sizeof ap.name, "shop");
+    ap.doc = json_object();
+    db->ops->begin(db, true);
+    CHECK_INT(db->ops->res_create(db, &AP_SITE, &ap), STORE_OK);
+    vip.parent_rid = ap.rid;
+    snprintf(vip.customer_id, sizeof vip.customer_id, SCRATCH_CUSTOMER);
+    snprintf(vip.name, sizeof vip.name, "203.0.113.80");
+    vip.doc = json_pack("{s:i}", "family", 4);
+    CHECK_INT(db->ops->res_create(db, &AP_VIP, &vip), STORE_OK);
+    db->ops->commit(db);
+    json_decref(ap.doc), json_decref(vip.doc);
     struct resource res = {0};
     snprintf(res.customer_id, sizeof res.customer_id, SCRATCH_CUSTOMER);
     snprintf(res.name, sizeof res.name, "pm");
@@ -115,7 +132,7 @@ TEST(nfacctd_to_the_store)
     CHECK_INT(db->ops->blocks_set(db, res.rid, &c, 1), STORE_OK);
     db->ops->commit(db);
     json_decref(res.doc);
-    char path[128], pm_dir[128], sender[PATH_MAX + 32], cmd[2 * PATH_MAX + 256];
+    char path[128], pm_dir[128], sender[PATH_MAX + 32], cmd[3 * PATH_MAX + 512];
     snprintf(path, sizeof path, "%s/parapet.db", dir);
     snprintf(pm_dir, sizeof pm_dir, "%s/pmacct", dir);
     ssize_t len = readlink("/proc/self/exe", sender, PATH_MAX);
@@ -129,13 +146,17 @@ TEST(nfacctd_to_the_store)
     CHECK_INT(pm_collector_start(&cfg, &sc), 0);
     sleep(1); /* nfacctd binds */
     snprintf(cmd, sizeof cmd, "'%s' 127.0.0.1:%d 203.0.113.5 198.51.100.10 17 53 1000 500 2 && "
-                              "'%s' 127.0.0.1:%d 203.0.113.5 192.0.2.10 17 53 1000 500 1",
-             sender, port, sender, port);
+                              "'%s' 127.0.0.1:%d 203.0.113.5 192.0.2.10 17 53 1000 500 1 && "
+                              "'%s' 127.0.0.1:%d 198.51.100.7 203.0.113.80 6 443 500 100 1",
+             sender, port, sender, port, sender, port);
     CHECK_INT(system(cmd), 0);
-    for (int i = 0; i < 50 && pm_collector_stored() < 10; i++) /* a batch every 2 s */
+    for (int i = 0; i < 50 && pm_collector_stored() < 20; i++) /* a batch every 2 s */
         usleep(100000);
     pm_collector_stop();
-    CHECK_INT(count_rows("SELECT sum(packets) FROM tel_flows WHERE router = '127.0.0.1'"), 2000);
+    CHECK_INT(count_rows("SELECT sum(packets) FROM tel_flows WHERE router = '127.0.0.1'"), 2500);
+    char sql[160];
+    snprintf(sql, sizeof sql, "SELECT sum(packets) FROM tel_flows WHERE site_rid = %lld", (long long)ap.rid);
+    CHECK_INT(count_rows(sql), 500); /* the VIP's flows are the AP site's */
     CHECK_INT(count_rows("SELECT sum(bytes) FROM tel_flows WHERE router = '127.0.0.1' AND protocol = 17 AND "
                          "dst_port = 53"),
               1000000);

@@ -132,8 +132,8 @@ static void load_sites(const json_t *model)
     free(g.blocks), free(g.sites);
     g.blocks = NULL, g.sites = NULL;
     g.n_blocks = g.n_sites = 0;
-    static const char *const families[] = {"op_sites", "cp_sites"};
-    for (int f = 0; f < 2; f++) {
+    static const char *const families[] = {"op_sites", "cp_sites", "ap_sites"};
+    for (int f = 0; f < 3; f++) {
         size_t i, j;
         json_t *site, *host;
         json_array_foreach (json_object_get(model, families[f]), i, site) {
@@ -350,13 +350,35 @@ static int start_child(const char *conf_path)
     return 0;
 }
 
+/* The Application Protection VIPs (ap.vip resources are named by their
+ * address) as model["ap_sites"]: [{"rid": the site's, "blocks": [VIP]}]. */
+static int add_ap_vips(struct store *s, json_t *model)
+{
+    struct res_query q = {.kind = "ap.vip", .limit = 1000000};
+    json_t *rows = NULL, *out = json_array();
+    long total;
+    int rc = -1;
+    if (s->ops->begin(s, false) == STORE_OK) {
+        rc = s->ops->res_list(s, &q, &rows, &total) == STORE_OK ? 0 : -1;
+        s->ops->commit(s);
+    }
+    size_t i;
+    json_t *row;
+    json_array_foreach (rows, i, row)
+        json_array_append_new(out, json_pack("{s:O,s:[O]}", "rid", json_object_get(row, "parent_rid"), "blocks",
+                                             json_object_get(row, "name")));
+    json_decref(rows);
+    json_object_set_new(model, "ap_sites", out);
+    return rc;
+}
+
 /* Renders from the store; restarts the daemon on a new configuration. */
 static void follow(struct store *s)
 {
     json_t *model;
     if (!s)
         return;
-    if (dp_model_load(s, &model) != 0) {
+    if (dp_model_load(s, &model) != 0 || add_ap_vips(s, model) != 0) {
         fprintf(stderr, "parapet: pmacct: the stored configuration could not be read\n");
         return;
     }

@@ -27,8 +27,8 @@ static void add_blocks(json_t *seen, const json_t *blocks)
 char *pm_filter(const json_t *model, char *why, size_t why_len)
 {
     json_t *seen = json_object();
-    static const char *const families[] = {"op_sites", "cp_sites"};
-    for (int f = 0; f < 2; f++) {
+    static const char *const families[] = {"op_sites", "cp_sites", "ap_sites"};
+    for (int f = 0; f < 3; f++) {
         size_t i, j;
         json_t *site, *host;
         json_array_foreach (json_object_get(model, families[f]), i, site) {

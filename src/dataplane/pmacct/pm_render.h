@@ -33,6 +33,9 @@ struct pm_settings {
  * protected block (nothing to collect) or a block cannot be filtered on. */
 char *pm_render(const struct pm_settings *s, const json_t *model, char *why, size_t why_len);
 
+/* The model may also hold "ap_sites": [{"rid", "blocks": [VIP]}] (the
+ * Application Protection VIPs, which the data plane model leaves out). */
+
 /* The protected blocks of the model as a pcap filter ("dst net A or dst net
  * B ..."), checked by libpcap's compiler; "" when none. */
 char *pm_filter(const json_t *model, char *why, size_t why_len);
