@@ -20,8 +20,9 @@ packages="$packages libpq-dev postgresql-15"
 # nftables, libnftables-dev: the nftables scrubber data plane (checked and
 # applied through libnftables; tests only inside network namespaces they
 # make). pmacct: the flow collector (nfacctd/sfacctd); netsniff-ng (trafgen),
-# hping3, softflowd: packets and flow export for tests/netns and `make demo`.
-packages="$packages nftables libnftables-dev pmacct netsniff-ng hping3 softflowd"
+# hping3, softflowd: packets and flow export for tests/netns and `make demo`;
+# ethtool: the test turns the veths' offloads off (counts of real packets).
+packages="$packages nftables libnftables-dev pmacct netsniff-ng hping3 softflowd ethtool"
 daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql pmacct:nfacctd softflowd:softflowd"
 # OpenAPI: python3-jsonschema for the contract test (tests/contract); Node and
 # npm for the pinned linter (tools/lint) only when no node/npm is installed
