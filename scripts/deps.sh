@@ -23,7 +23,8 @@ packages="$packages libpq-dev postgresql-15"
 # hping3, softflowd: packets and flow export for tests/netns and `make demo`;
 # ethtool: the test turns the veths' offloads off (counts of real packets).
 packages="$packages nftables libnftables-dev pmacct netsniff-ng hping3 softflowd ethtool"
-daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql pmacct:nfacctd softflowd:softflowd"
+daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql pmacct:nfacctd pmacct:sfacctd pmacct:pmacctd softflowd:softflowd"
+# (not nftables.service: stopping it flushes the host's whole ruleset; Debian leaves it disabled)
 # OpenAPI: python3-jsonschema for the contract test (tests/contract); Node and
 # npm for the pinned linter (tools/lint) only when no node/npm is installed
 # already (e.g. a NodeSource Node, which brings its own npm).
