@@ -155,6 +155,20 @@ TEST(passes_against_the_kernel)
     CHECK(live && strstr(live, "5353"));
     free(live);
     json_decref(model);
+
+    /* 4. b is deleted: its chain, counters and jump go, a's stay (the
+     * table is not replaced: what a's counters hold is kept) */
+    model = json_pack("{s:[o],s:[]}", "op_sites", site(a, "10.1.0.0/24", "192.0.2.1", 5353), "cp_sites");
+    CHECK_INT(dp_plane_pass(db, &p, model, &res), 0);
+    CHECK(res.installed && res.reloaded);
+    live = live_table();
+    char counter_a[64], counter_b[64];
+    snprintf(counter_a, sizeof counter_a, "\"op_%lld_site_pass\"", (long long)a);
+    snprintf(counter_b, sizeof counter_b, "\"op_%lld_site_pass\"", (long long)b);
+    CHECK(live && !strstr(live, chain) && !strstr(live, counter_b) && strstr(live, counter_a) &&
+          !strstr(live, "10.2.0.0"));
+    free(live);
+    json_decref(model);
     scratch_close(db, dir);
 }
 

@@ -133,6 +133,11 @@ TEST(op_site_exact)
                                           "op_3_e5cba616b_flex_filter\t10.1.0.10\tdrop\tflex_filter\t17\n"
                                           "op_3_e5cba616b_udp_flood\t10.1.0.10\tdrop\tudp_flood\t17\n"
                                           "op_3_e5cba616b_pass\t10.1.0.10\tpass\t-\t0\n");
+    CHECK_STR(part(out, NFT_OBJECTS), "counter op_3_ef2f0b421_blackhole\ncounter op_3_site_block_list\n"
+                                      "counter op_3_h5_flex_filter\ncounter op_3_h5_udp_flood\ncounter op_3_site_pass\n"
+                                      "counter op_3_e5cba616b_block_list\ncounter op_3_e5cba616b_flex_filter\n"
+                                      "counter op_3_e5cba616b_udp_flood\ncounter op_3_e5cba616b_pass\n"
+                                      "chain op_3\nchain op_3_e5cba616b\n");
     const char *want[] = {
         "nftables: block_list: source countries cannot be expressed (no country data in the kernel)",
         "nftables: flex filter get: payload strings cannot be expressed (nftables matches payload only at fixed "
@@ -247,6 +252,7 @@ TEST(cp_site)
     out = nft_render_site(&settings, site, "cp", NULL);
     CHECK_STR(part(out, NFT_RULESET), "");
     CHECK_STR(part(out, NFT_COUNTER_MAP), "");
+    CHECK_STR(part(out, NFT_OBJECTS), "");
     json_decref(out), json_decref(site);
 }
 
@@ -255,7 +261,8 @@ TEST(header)
 {
     json_t *h = nft_render_header(&(struct nft_settings){.table = "scrub_x"});
     const char *t = part(h, NFT_RULESET);
-    CHECK(strstr(t, "table inet scrub_x\ndelete table inet scrub_x\ntable inet scrub_x {\n") != NULL);
+    CHECK(strstr(t, "table inet scrub_x\nflush table inet scrub_x\ntable inet scrub_x {\n") != NULL);
+    CHECK_STR(part(h, NFT_OBJECTS), "chain scrub\n");
     CHECK(strstr(t, "type filter hook prerouting priority -300; policy accept;") != NULL);
     char why[512];
     CHECK_INT(nft_check_text(t, why, sizeof why), 0);

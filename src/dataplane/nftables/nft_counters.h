@@ -6,9 +6,9 @@
  * packets since the one before), joined by counter name with counters.map
  * (the address each counter's traffic is stored under, the action, the
  * countermeasure). Readings add up in one sum per counter until the sums are
- * taken. The scrubber's deploy takes a reading before it replaces the table
- * (which zeroes every counter), so nothing counted is lost to a change of
- * rules; a counter that counted nothing makes no record. */
+ * taken. A new ruleset keeps the counters (nft_plane.c); the deploy takes a
+ * reading before each install all the same, for the case where the table
+ * must be replaced whole. A counter that counted nothing makes no record. */
 #ifndef PARAPET_NFT_COUNTERS_H
 #define PARAPET_NFT_COUNTERS_H
 

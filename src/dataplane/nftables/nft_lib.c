@@ -84,6 +84,11 @@ int nft_lib_file(const char *path, bool dry_run, char *why, size_t why_len)
     return run(NULL, path, dry_run, false, NULL, why, why_len);
 }
 
+int nft_lib_text(const char *text, bool dry_run, char *why, size_t why_len)
+{
+    return run(text, NULL, dry_run, false, NULL, why, why_len);
+}
+
 int nft_lib_json(const char *command, char **json, char *why, size_t why_len)
 {
     *json = NULL;

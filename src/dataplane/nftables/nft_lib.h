@@ -15,6 +15,9 @@
  * = nftables' first error with its line number and the line it points at;
  * -1: nftables could not run (no permission, no memory), why says so. */
 int nft_lib_file(const char *path, bool dry_run, char *why, size_t why_len);
+/* The same for commands in a buffer (one transaction; nftables 1.0.6 names
+ * the wrong line of a buffer in its messages: check files). */
+int nft_lib_text(const char *text, bool dry_run, char *why, size_t why_len);
 /* Runs one command with JSON output: 0 with *json (malloc'd), or 1 / -1 as
  * above. */
 int nft_lib_json(const char *command, char **json, char *why, size_t why_len);

@@ -8,9 +8,10 @@
 
 #include "dataplane/nftables/nft_counters.h"
 #include "dataplane/nftables/nft_lib.h"
+#include "core/strbuf.h"
 #include "deploy/files.h"
 
-static const char *const parts[] = {NFT_COUNTER_MAP, NFT_RULESET, NULL};
+static const char *const parts[] = {NFT_COUNTER_MAP, NFT_OBJECTS, NFT_RULESET, NULL};
 
 static json_t *header(const struct dp_plane *p)
 {
@@ -53,14 +54,78 @@ static void before_install(const struct dp_plane *p)
         fprintf(stderr, "parapet: nftables: counters not read before the new ruleset: %s\n", why);
 }
 
+/* The live table's chains, counters and sets as {"chain NAME": true, ...}
+ * (anonymous sets left out); NULL when there is no such table. */
+static json_t *live_objects(const char *table)
+{
+    char command[128], why[512], *out = NULL;
+    snprintf(command, sizeof command, "list table inet %s", table);
+    if (nft_lib_json(command, &out, why, sizeof why) != 0) {
+        free(out);
+        return NULL;
+    }
+    json_t *doc = json_loads(out, 0, NULL), *found = json_object(), *item;
+    free(out);
+    static const char *const kinds[] = {"chain", "set", "counter"};
+    size_t i;
+    json_array_foreach (json_object_get(doc, "nftables"), i, item) {
+        for (int k = 0; k < 3; k++) {
+            const char *name = json_string_value(json_object_get(json_object_get(item, kinds[k]), "name"));
+            if (name && strncmp(name, "__", 2) != 0) {
+                char key[300];
+                snprintf(key, sizeof key, "%s %s", kinds[k], name);
+                json_object_set_new(found, key, json_true());
+            }
+        }
+    }
+    json_decref(doc);
+    return found;
+}
+
+/* The installed ruleset applied in one transaction, with the deletion of
+ * what the live table holds and the ruleset no longer names: its counters
+ * go on counting. Should nftables refuse that (e.g. a set whose type
+ * changed), the table is replaced whole, its counters read first. */
 static int reload(const struct dp_plane *p, char *why, size_t why_len)
 {
     const struct nft_plane_config *c = p->cfg;
     char path[4200];
     snprintf(path, sizeof path, "%s/" NFT_RULESET, c->dir);
-    if (!files_exist(path))
+    char *text = files_read(path);
+    if (!text)
         return 1; /* nothing installed yet */
-    int rc = nft_lib_file(path, false, why, why_len);
+    snprintf(path, sizeof path, "%s/" NFT_OBJECTS, c->dir);
+    char *objects = files_read(path);
+    json_t *rendered = json_object(), *live = live_objects(c->render.table);
+    for (const char *line = objects ? objects : ""; *line;) {
+        size_t len = strcspn(line, "\n");
+        char key[300];
+        snprintf(key, sizeof key, "%.*s", (int)len, line);
+        json_object_set_new(rendered, key, json_true());
+        line += len + (line[len] == '\n');
+    }
+    struct strbuf b = {0};
+    sb_add(&b, text);
+    const char *key;
+    json_t *v;
+    json_object_foreach (live, key, v)
+        if (!json_object_get(rendered, key))
+            sb_printf(&b, "delete %.*s inet %s %s\n", (int)strcspn(key, " "), key, c->render.table,
+                      key + strcspn(key, " ") + 1);
+    json_decref(live);
+    json_decref(rendered);
+    free(objects);
+    int rc = nft_lib_text(sb_text(&b), false, why, why_len);
+    sb_free(&b);
+    if (rc == 1) {
+        char why2[512];
+        if (nft_plane_collect(c, why2, sizeof why2) < 0)
+            fprintf(stderr, "parapet: nftables: counters not read before the table is replaced: %s\n", why2);
+        sb_printf(&b, "table inet %s\ndelete table inet %s\n%s", c->render.table, c->render.table, text);
+        rc = nft_lib_text(sb_text(&b), false, why, why_len);
+        sb_free(&b);
+    }
+    free(text);
     return rc == 0 ? 0 : -1;
 }
 

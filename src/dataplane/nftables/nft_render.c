@@ -15,14 +15,15 @@ json_t *nft_render_header(const struct nft_settings *s)
 {
     struct strbuf b = {0};
     sb_add(&b, "# " NFT_RULESET ": written by parapet from stored state; edits are overwritten.\n"
-               "# One transaction: the table is made (when missing), deleted and made again.\n");
+               "# One transaction: the table is made (when missing) and emptied of its rules, which are\n"
+               "# added again; its counters keep counting (parapet deletes what is no longer rendered).\n");
     sb_printf(&b,
-              "table inet %s\ndelete table inet %s\ntable inet %s {\n"
+              "table inet %s\nflush table inet %s\ntable inet %s {\n"
               "\tchain scrub {\n\t\ttype filter hook prerouting priority -300; policy accept;\n\t}\n}\n",
               s->table, s->table, s->table);
     char *text = sb_take(&b);
-    json_t *out = json_pack("{s:s,s:s}", NFT_RULESET, text, NFT_COUNTER_MAP,
-                            "# counter\taddress\taction\tpolicy_type\tprotocol\n");
+    json_t *out = json_pack("{s:s,s:s,s:s}", NFT_RULESET, text, NFT_COUNTER_MAP,
+                            "# counter\taddress\taction\tpolicy_type\tprotocol\n", NFT_OBJECTS, "chain scrub\n");
     free(text);
     return out;
 }
@@ -258,7 +259,7 @@ json_t *nft_render_site(const struct nft_settings *s, const json_t *site, const 
     }
     if (!jumps.len) { /* no blocks: nothing reaches the site */
         sb_free(&jumps);
-        return json_pack("{s:s,s:s}", NFT_RULESET, "", NFT_COUNTER_MAP, "");
+        return json_pack("{s:s,s:s,s:s}", NFT_RULESET, "", NFT_COUNTER_MAP, "", NFT_OBJECTS, "");
     }
     struct nft_rules r = {.prefix = prefix, .rules = json_array(), .sets = json_array(), .notes = notes};
     if (cp)
@@ -271,23 +272,37 @@ json_t *nft_render_site(const struct nft_settings *s, const json_t *site, const 
     json_t *under = attacked(site);
     struct site_out o = {.prefix = prefix, .counters = json_object()};
     site_chain(&o, r.rules, under, site, cp, site_address);
-    struct strbuf text = {0}, map = {0};
+    struct strbuf text = {0}, map = {0}, objects = {0};
     sb_printf(&text, "# %s site %s\ntable inet %s {\n", family, json_string_value(json_object_get(site, "id")) ?: "",
               s->table);
     const char *name;
     json_t *v;
     json_object_foreach (o.counters, name, v) {
         sb_printf(&text, "\tcounter %s { }\n", name);
+        sb_printf(&objects, "counter %s\n", name);
         sb_printf(&map, "%s\t%s\t%s\t%s\t%lld\n", name, json_string_value(json_array_get(v, 0)),
                   json_string_value(json_array_get(v, 1)), json_string_value(json_array_get(v, 2)),
                   (long long)json_integer_value(json_array_get(v, 3)));
     }
     size_t i;
-    json_array_foreach (r.sets, i, v)
+    json_array_foreach (r.sets, i, v) {
+        char set[128];
         sb_printf(&text, "\t%s\n", json_string_value(v));
+        if (sscanf(json_string_value(v), "set %127s", set) == 1)
+            sb_printf(&objects, "set %s\n", set);
+    }
+    sb_printf(&objects, "chain %s\n", prefix);
+    const char *block;
+    json_object_foreach (under, block, v)
+        if (strcmp(json_string_value(v), "divert") == 0) {
+            char scope[16];
+            scope_of_block(block, scope);
+            sb_printf(&objects, "chain %s_%s\n", prefix, scope);
+        }
     sb_printf(&text, "%s}\n%s", sb_text(&o.chains), sb_text(&jumps));
-    json_t *out = json_pack("{s:s,s:s}", NFT_RULESET, sb_text(&text), NFT_COUNTER_MAP, sb_text(&map));
-    sb_free(&text), sb_free(&map), sb_free(&o.chains), sb_free(&jumps);
+    json_t *out = json_pack("{s:s,s:s,s:s}", NFT_RULESET, sb_text(&text), NFT_COUNTER_MAP, sb_text(&map), NFT_OBJECTS,
+                            sb_text(&objects));
+    sb_free(&text), sb_free(&map), sb_free(&objects), sb_free(&o.chains), sb_free(&jumps);
     json_decref(o.counters), json_decref(under), json_decref(r.rules), json_decref(r.sets);
     return out;
 }

@@ -2,10 +2,11 @@
  * (dataplane/model.h): a pure function, unit-tested exactly and against
  * `nft -c` (tests/unit/test_nft_render.c). docs/dataplane.md has the mapping.
  *
- * Two files. parapet.nft is one `nft -f` transaction: the header makes the
- * table (if missing), deletes it and makes it again with its base chain
+ * Three files. parapet.nft is one `nft -f` transaction: the header makes the
+ * table (if missing) and flushes its rules, and declares its base chain
  * `scrub` (hook prerouting, priority raw: before connection tracking, so a
- * flood costs no conntrack entries); each site then adds its named counters,
+ * flood costs no conntrack entries); each site then adds its named counters
+ * (which, being there already, keep counting across applies),
  * its sets, its chain `<family>_<rid>` of rules (nft_rules.h) and the jumps
  * from `scrub` for its blocks. An address under attack (an ongoing event)
  * gets a chain of its own with the rules that apply to it, so what is
@@ -14,7 +15,9 @@
  * counters.map names, for each counter, the address its traffic is stored
  * under, the action and the countermeasure (nft_counters.h):
  *   `<counter>\t<address>\t<drop|pass>\t<policy_type or ->\t<protocol>\n`
- * (protocol: the one its rules match, else 0). */
+ * (protocol: the one its rules match, else 0). objects.list names every
+ * chain, counter and set rendered (`chain NAME`, ...), so that the apply can
+ * delete those of the live table that are no longer (nft_plane.c). */
 #ifndef PARAPET_NFT_RENDER_H
 #define PARAPET_NFT_RENDER_H
 
@@ -22,6 +25,7 @@
 
 #define NFT_RULESET "parapet.nft"
 #define NFT_COUNTER_MAP "counters.map"
+#define NFT_OBJECTS "objects.list"
 
 struct nft_settings {
     const char *table; /* the table of family inet parapet owns ("parapet") */
