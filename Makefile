@@ -1,6 +1,6 @@
 # parapet — build, test, run. `make help` lists the targets.
 CC       ?= cc
-PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb libsystemd simdjson
+PKGS     := libmicrohttpd gnutls jansson sqlite3 libpq libcurl libidn2 libpcap modsecurity libpcre2-8 geoip libmaxminddb libsystemd simdjson libnftables
 CFLAGS_BASE := -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
                -Isrc -Ibuild/gen $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm -lstdc++
@@ -35,7 +35,7 @@ CONSOLE  := $(shell find console -type f ! -name '.*' | sort)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots deb
+.PHONY: all build asan deps run test test-unit test-http check fuzz bench clean help console-shots deb demo
 all: build
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo "make fuzz     run each fuzz target for FUZZ_SECONDS (default 20)"
 	@echo "make bench    requests/s, latency, CPU per request vs nginx (bench/run)"
 	@echo "make console-shots  screenshots of the web console's main pages into docs/console/"
+	@echo "make demo     (root) a DDoS in network namespaces: flood, FastNetMon, nftables, pmacct, dashboards"
 
 build: $(B)/parapet $(B)/test-http $(UNIT_BIN) $(B)/netflow-send $(B)/bench-rate
 asan:
@@ -129,6 +130,12 @@ fuzz: deps
 
 bench:
 	bench/run
+
+# root: three network namespaces, a flood and a legitimate flow through
+# parapet's nftables scrubber (tests/netns/run); parapet is left running
+demo: deps
+	$(MAKE) build
+	tests/netns/run $(B) --demo
 
 # the web console's main pages at 1280 px and phone width (tests/console/run)
 console-shots: build

@@ -17,7 +17,14 @@ nginx-light libnginx-mod-http-modsecurity bird2 fastnetmon"
 # libpq-dev: the PostgreSQL store (--store postgresql://...); postgresql-15:
 # the test suite's second pass runs on a throwaway cluster (tests/pg/cluster.sh).
 packages="$packages libpq-dev postgresql-15"
-daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql"
+# nftables, libnftables-dev: the nftables scrubber data plane (checked and
+# applied through libnftables; tests only inside network namespaces they
+# make). pmacct: the flow collector (nfacctd/sfacctd); netsniff-ng (trafgen),
+# hping3, softflowd: packets and flow export for tests/netns and `make demo`;
+# ethtool: the test turns the veths' offloads off (counts of real packets).
+packages="$packages nftables libnftables-dev pmacct netsniff-ng hping3 softflowd ethtool"
+daemons="bird2:bird fastnetmon:fastnetmon postgresql-15:postgresql pmacct:nfacctd pmacct:sfacctd pmacct:pmacctd softflowd:softflowd"
+# (not nftables.service: stopping it flushes the host's whole ruleset; Debian leaves it disabled)
 # OpenAPI: python3-jsonschema for the contract test (tests/contract); Node and
 # npm for the pinned linter (tools/lint) only when no node/npm is installed
 # already (e.g. a NodeSource Node, which brings its own npm).

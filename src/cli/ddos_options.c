@@ -150,6 +150,58 @@ static int bird(json_t *args, const char *data_dir, struct ddos_options *o)
     return 0;
 }
 
+/* A table name nftables takes as it is, and short. */
+static bool table_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 32 || !((name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z')))
+        return false;
+    return strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == n;
+}
+
+static int nftables(json_t *args, const char *data_dir, struct ddos_options *o)
+{
+    struct nft_plane_config *n = &o->st.nft;
+    long counters;
+    if (absolute_dir("nft-dir", arg_str(args, "nft-dir"), data_dir, "nftables", o->nft_dir) != 0 ||
+        arg_long(args, "nft-counters", 60, 0, 3600, &counters) != 0)
+        return -1;
+    n->dir = o->nft_dir;
+    n->render.table = arg_str(args, "nft-table") ?: "parapet";
+    if (!table_name_ok(n->render.table)) {
+        fprintf(stderr, "parapet: --nft-table: a letter, then letters, digits or _ (at most 32)\n");
+        return -1;
+    }
+    o->nft_counters = (unsigned)counters;
+    o->st.nft_on = true;
+    return 0;
+}
+
+static int pmacct(json_t *args, const char *data_dir, struct ddos_options *o)
+{
+    struct pm_settings *r = &o->pmacct.render;
+    long refresh, sampling;
+    if (absolute_dir("pmacct-dir", arg_str(args, "pmacct-dir"), data_dir, "pmacct", o->pmacct_dir) != 0 ||
+        arg_long(args, "pmacct-refresh", 60, 1, 3600, &refresh) != 0 ||
+        arg_long(args, "pmacct-sampling", 0, 0, 1000000, &sampling) != 0 ||
+        arg_address_port("pmacct-listen", arg_str(args, "pmacct-listen"), false, o->pmacct_host,
+                         sizeof o->pmacct_host, &r->port) != 0)
+        return -1;
+    r->dir = o->pmacct_dir;
+    r->host = o->pmacct_host;
+    r->sflow = arg_flag(args, "pmacct-sflow");
+    r->refresh_s = (unsigned)refresh;
+    r->sampling = (unsigned)sampling;
+    r->cache_entries = 16411; /* pmacct's default: about 180,000 entries in 66 MB */
+    o->pmacct.binary = arg_str(args, "pmacct") ?: (r->sflow ? "sfacctd" : "nfacctd");
+    if (!exec_available(o->pmacct.binary)) {
+        fprintf(stderr, "parapet: --pmacct: %s not found (Debian package pmacct)\n", o->pmacct.binary);
+        return -1;
+    }
+    o->pmacct_on = true;
+    return 0;
+}
+
 int ddos_options_configure(json_t *args, const char *data_dir, struct ddos_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -160,6 +212,10 @@ int ddos_options_configure(json_t *args, const char *data_dir, struct ddos_optio
     if (!arg_flag(args, "no-fastnetmon-deploy") && fastnetmon(args, data_dir, o) != 0)
         return -1;
     if (!arg_flag(args, "no-bird-deploy") && bird(args, data_dir, o) != 0)
+        return -1;
+    if (arg_flag(args, "nft-deploy") && nftables(args, data_dir, o) != 0)
+        return -1;
+    if (arg_str(args, "pmacct-listen") && pmacct(args, data_dir, o) != 0)
         return -1;
     return 0;
 }

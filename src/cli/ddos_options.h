@@ -1,12 +1,14 @@
 /* ddos_options.h — the Origin Protection and CleanPipe data plane options
  * of `parapet serve` (FastNetMon and BIRD, and FastNetMon's traffic export
- * parapet receives), and the settings they make. */
+ * parapet receives; the nftables scrubber and its counters), and the
+ * settings they make. */
 #ifndef PARAPET_CLI_DDOS_OPTIONS_H
 #define PARAPET_CLI_DDOS_OPTIONS_H
 
 #include <jansson.h>
 
 #include "dataplane/ddos/ddos_deployer.h"
+#include "dataplane/pmacct/pm_collector.h"
 
 /* Entries of a `struct opt` table (args.h), with their documentation. */
 #define DDOS_DEPLOY_OPTS                                                                                      \
@@ -38,13 +40,32 @@
         {.name = "bird-local", .arg = "A[:PORT]", .dflt = "any", .help = "the session's local address"},      \
         {.name = "bird-next-hop", .arg = "A", .help = "IPv4 diversion next hop"},                             \
         {.name = "bird-next-hop6", .arg = "A", .dflt = "no IPv6 unicast", .help = "IPv6 diversion next hop"}, \
+        {.name = "nft-deploy", .flag = true,                                                                 \
+         .help = "the nftables scrubber: apply the mitigations to packets in this network namespace (needs "  \
+                 "CAP_NET_ADMIN)"},                                                                          \
+        {.name = "nft-dir", .arg = "DIR", .dflt = "DATA/nftables", .help = "its files: parapet.nft, counters.map"}, \
+        {.name = "nft-table", .arg = "NAME", .dflt = "parapet", .help = "the inet table parapet owns"},       \
+        {.name = "nft-counters", .arg = "S", .dflt = "60",                                                    \
+         .help = "read its counters into the ingest every S seconds (0: never)"},                             \
+        {.name = "pmacct-listen", .arg = "A:P", .dflt = "off",                                                \
+         .help = "run pmacct's collector (nfacctd: NetFlow v5/v9, IPFIX) on A:P and store its flows"},        \
+        {.name = "pmacct-sflow", .flag = true, .help = "sfacctd (sFlow) instead of nfacctd"},                 \
+        {.name = "pmacct-dir", .arg = "DIR", .dflt = "DATA/pmacct", .help = "its files"},                    \
+        {.name = "pmacct-refresh", .arg = "S", .dflt = "60", .help = "seconds between its batches"},          \
+        {.name = "pmacct-sampling", .arg = "N", .dflt = "theirs",                                              \
+         .help = "the exporters' sampling rate when they do not send theirs"},                                \
+        {.name = "pmacct", .arg = "PATH", .dflt = "nfacctd or sfacctd in PATH", .help = "the daemon"},        \
         {.name = "ddos-deploy-interval", .arg = "S", .dflt = "5", .help = "background deploy sweep interval"}
 
 struct ddos_options {
     struct ddos_settings st;
     char fnm_dir[1024], bird_dir[1024], socket[1100], notify[1100], bird_bin[64], fnm_bin[64];
-    char netflow_host[64], graphite_host[64], peer[64], local[64];
+    char netflow_host[64], graphite_host[64], peer[64], local[64], nft_dir[1024];
     const char *graphite; /* the receiver's A:P, or NULL */
+    unsigned nft_counters; /* seconds between readings of the scrubber's counters; 0: none */
+    bool pmacct_on;
+    struct pm_collector_config pmacct;
+    char pmacct_dir[1024], pmacct_host[64];
 };
 
 /* Fills o from the parsed options; data_dir gives the default directories

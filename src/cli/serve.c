@@ -27,14 +27,18 @@
 #include "core/dispatch.h"
 #include "core/route_metrics.h"
 #include "dataplane/fastnetmon/fnm_graphite_loop.h"
+#include "dataplane/nftables/nft_counter_loop.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
+#include "dataplane/nginx/nginx_deploy.h"
 #include "dataplane/nginx/waf_loop.h"
+#include "deploy/deployer.h"
 #include "deploy/deployer.h"
 #include "server/http.h"
 #include "server/metrics_http.h"
 #include "server/tls.h"
 #include "server/worker_store.h"
+#include "store/pgsql/pgsql.h"
 #include "store/pgsql/pgsql.h"
 #include "telemetry/geo.h"
 #include "telemetry/retention.h"
@@ -313,8 +317,8 @@ static int start_nginx_deployer(json_t *a, const struct server_config *c)
 
 static struct ddos_options ddos; /* the OP/CP deployer reads it until it stops */
 
-/* The Origin Protection and CleanPipe deployer (FastNetMon, BIRD), unless
- * both planes are off. */
+/* The Origin Protection and CleanPipe deployer (FastNetMon, BIRD, nftables),
+ * unless every plane is off; the nftables scrubber's counter reader. */
 static int start_ddos_deployer(json_t *a, const struct server_config *c)
 {
     if (ddos_options_configure(a, c->data_dir, &ddos) != 0)
@@ -325,7 +329,12 @@ static int start_ddos_deployer(json_t *a, const struct server_config *c)
         fprintf(stderr, "parapet: bird not found: BIRD configurations are deployed unchecked\n");
     if (ddos.st.fnm_on && ddos.graphite && fnm_graphite_start(ddos.graphite, &c->store) != 0)
         return -1;
-    if (!ddos.st.fnm_on && !ddos.st.bird_on)
+    if (ddos.st.nft_on && ddos.nft_counters &&
+        nft_counter_loop_start(&ddos.st.nft, ddos.nft_counters, &c->store) != 0)
+        return -1;
+    if (ddos.pmacct_on && pm_collector_start(&ddos.pmacct, &c->store) != 0)
+        return -1;
+    if (!ddos.st.fnm_on && !ddos.st.bird_on && !ddos.st.nft_on)
         return 0;
     return ddos_deployer_start(&ddos.st, &c->store);
 }
@@ -358,6 +367,8 @@ static void stop_deployers(void)
     pgsql_changes_stop();
     fnm_graphite_stop();
     ddos_deployer_stop();
+    nft_counter_loop_stop();
+    pm_collector_stop();
     waf_loop_stop();
     bw_loop_stop();
     nginx_deployer_stop();

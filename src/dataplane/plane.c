@@ -213,6 +213,8 @@ static bool same_as_live(struct pass *ps, const json_t *whole)
 
 static int install(struct pass *ps, const json_t *whole)
 {
+    if (ps->p->before_install)
+        ps->p->before_install(ps->p);
     for (const char *const *part = ps->p->parts; *part; part++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", ps->p->dir, *part);

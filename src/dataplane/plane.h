@@ -46,6 +46,9 @@ struct dp_plane {
      * daemon runs (it reads the files when it starts); -1 failed (tried
      * again next pass). NULL: nothing to tell. */
     int (*reload)(const struct dp_plane *p, char *why, size_t why_len);
+    /* Called before changed files are installed (NULL: nothing): the
+     * nftables plane reads its counters while the old ruleset still runs. */
+    void (*before_install)(const struct dp_plane *p);
     const void *cfg;   /* the plane's settings */
     bool reload_owed;  /* the last reload failed */
 };

@@ -10,15 +10,9 @@
 #include "api/op/op_mitigation.h"
 #include "base/net.h"
 #include "dataplane/bird/bird_flow.h"
+#include "dataplane/bogons.h"
 
 enum { PROTO_TCP = 6, PROTO_UDP = 17 };
-
-/* Sources that cannot exist on the Internet (RFC 6890 special-purpose). */
-static const char *const martians4[] = {"0.0.0.0/8",      "10.0.0.0/8",      "100.64.0.0/10",   "127.0.0.0/8",
-                                        "169.254.0.0/16", "172.16.0.0/12",   "192.0.0.0/24",    "192.0.2.0/24",
-                                        "192.168.0.0/16", "198.18.0.0/15",   "198.51.100.0/24", "203.0.113.0/24",
-                                        "224.0.0.0/4",    "240.0.0.0/4",     NULL};
-static const char *const martians6[] = {"::/8", "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8", NULL};
 
 static void note(struct bird_rules *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct bird_rules *r, const char *fmt, ...)
@@ -147,9 +141,9 @@ static void bogons(struct bird_rules *r, const json_t *site)
 {
     const json_t *b = json_object_get(site, "bogons"), *blocks = json_object_get(site, "blocks");
     if (on(json_object_get(b, "martian_address"))) {
-        for (const char *const *m = martians4; *m; m++)
+        for (const char *const *m = dp_martians4; *m; m++)
             for_blocks_(r, blocks, (struct bird_flow){.src = *m, .proto = -1, .comment = "bogons: martian sources"}, true);
-        for (const char *const *m = martians6; *m; m++)
+        for (const char *const *m = dp_martians6; *m; m++)
             for_blocks_(r, blocks, (struct bird_flow){.src = *m, .proto = -1, .comment = "bogons: martian sources"}, true);
     }
     if (on(json_object_get(b, "land_attack"))) { /* a source inside the block it is sent to */

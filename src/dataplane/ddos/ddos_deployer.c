@@ -7,9 +7,9 @@
 #include "dataplane/model.h"
 #include "deploy/deployer.h"
 
-/* FastNetMon and BIRD keep their own plane (dp_plane: reload owed between
- * passes); the deployer's thread is the only one that runs them. */
-static struct dp_plane fnm_plane, bird_plane;
+/* FastNetMon, BIRD and nftables keep their own plane (dp_plane: reload owed
+ * between passes); the deployer's thread is the only one that runs them. */
+static struct dp_plane fnm_plane, bird_plane, nft_plane;
 
 static void say(char *msg, size_t len, const char *name, int rc, const struct dp_pass_result *r)
 {
@@ -34,6 +34,8 @@ int ddos_deploy_run(struct store *s, struct ddos_settings *st, char *msg, size_t
         fnm_plane_init(&fnm_plane, &st->fnm);
     if (!bird_plane.name)
         bird_plane_init(&bird_plane, &st->bird);
+    if (!nft_plane.name)
+        nft_plane_init(&nft_plane, &st->nft);
     int rc = 0;
     struct dp_pass_result res;
     if (st->fnm_on) {
@@ -44,6 +46,12 @@ int ddos_deploy_run(struct store *s, struct ddos_settings *st, char *msg, size_t
     if (st->bird_on) {
         int one = dp_plane_pass(s, &bird_plane, model, &res);
         say(msg, msg_len, "bird", one, &res);
+        rc |= one;
+    }
+    if (st->nft_on) {
+        nft_plane_refresh(&nft_plane);
+        int one = dp_plane_pass(s, &nft_plane, model, &res);
+        say(msg, msg_len, "nftables", one, &res);
         rc |= one;
     }
     json_decref(model);

@@ -1,5 +1,6 @@
 /* ddos_deployer.h — the Origin Protection and CleanPipe data planes
- * (FastNetMon for detection, BIRD for diversion and FlowSpec) as one
+ * (FastNetMon for detection, BIRD for diversion and FlowSpec, the nftables
+ * scrubber applying the mitigations to packets) as one
  * background deployer of `parapet serve` (deploy/deployer.h): each pass
  * loads the stored configuration once (dataplane/model.h) and runs the
  * pass of each plane switched on (dataplane/plane.h). Woken by committed
@@ -13,12 +14,14 @@
 
 #include "dataplane/bird/bird_plane.h"
 #include "dataplane/fastnetmon/fnm_plane.h"
+#include "dataplane/nftables/nft_plane.h"
 #include "store/store.h"
 
 struct ddos_settings {
-    bool fnm_on, bird_on;
+    bool fnm_on, bird_on, nft_on;
     struct fnm_plane_config fnm;
     struct bird_plane_config bird;
+    struct nft_plane_config nft; /* the nftables scrubber (off unless asked for) */
     unsigned interval_s;
 };
 
