@@ -69,7 +69,10 @@ def start(d):
 
 
 def psql(host, sql):
-    return pg("psql", "-qXtA", "-h", host, "-U", "parapet", "-d", "parapet", "-c", sql).stdout.strip()
+    # on standard input: the check of every acknowledged token is one statement
+    # of thousands of digests, longer than one argument may be (E2BIG)
+    return pg("psql", "-qXtA", "-v", "ON_ERROR_STOP=1", "-h", host, "-U", "parapet", "-d", "parapet",
+              input=sql).stdout.strip()
 
 
 def postmaster_and_children(d):
