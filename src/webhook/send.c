@@ -111,8 +111,10 @@ static bool transfer_init(struct transfer *t, const struct webhook_settings *w, 
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, w->timeout_ms);
     curl_easy_setopt(e, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
-    if (w->ca_file)
+    if (w->ca_file) { /* that file only: libcurl would also read every file of the system's CA directory */
         curl_easy_setopt(e, CURLOPT_CAINFO, w->ca_file);
+        curl_easy_setopt(e, CURLOPT_CAPATH, NULL);
+    }
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
     curl_easy_setopt(e, CURLOPT_POSTFIELDS, t->body);
     curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(t->body));
@@ -140,17 +142,29 @@ static void transfer_done(struct transfer *t, CURLcode rc)
         snprintf(t->out->error, sizeof t->out->error, "%s", curl_easy_strerror(rc));
 }
 
-void webhook_send_round(const struct webhook_settings *w, json_t *rows, struct webhook_outcome *out,
-                        const atomic_bool *stop)
+void *webhook_sender_new(void)
+{
+    CURLM *m = curl_multi_init();
+    /* room for a round's connections to each of a few receivers */
+    if (m)
+        curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, 64L);
+    return m;
+}
+
+void webhook_sender_free(void *sender)
+{
+    curl_multi_cleanup(sender);
+}
+
+void webhook_send_round(void *sender, const struct webhook_settings *w, json_t *rows,
+                        struct webhook_outcome *out, const atomic_bool *stop)
 {
     size_t n = json_array_size(rows);
     struct transfer *t = calloc(n ? n : 1, sizeof *t);
-    CURLM *m = curl_multi_init();
-    if (!t || !m) {
+    CURLM *m = sender;
+    if (!t) {
         for (size_t i = 0; i < n; i++)
             snprintf(out[i].error, sizeof out[i].error, "out of memory");
-        free(t);
-        curl_multi_cleanup(m);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -185,6 +199,5 @@ void webhook_send_round(const struct webhook_settings *w, json_t *rows, struct w
         curl_slist_free_all(t[i].headers);
         free(t[i].body);
     }
-    curl_multi_cleanup(m);
     free(t);
 }

@@ -1,6 +1,9 @@
 /* send.h — one round of webhook attempts over HTTPS (libcurl multi): every
  * claimed delivery is sent at once, signed, each with its own time limit,
- * and each outcome is filled in. */
+ * and each outcome is filled in. The multi handle outlives the round: its
+ * connection cache keeps receivers' TLS connections open for the next
+ * rounds (a handshake, and loading the trusted certificates, costs far more
+ * CPU than a delivery). */
 #ifndef PARAPET_WEBHOOK_SEND_H
 #define PARAPET_WEBHOOK_SEND_H
 
@@ -23,9 +26,14 @@ struct webhook_outcome {
  * from a claimed row (store_ops.webhook_claim); malloc'd text. */
 char *webhook_body(const json_t *row);
 
-/* Sends the n claimed rows; out[i] gets row i's outcome. Returns early
- * (outcomes of unfinished ones say "stopped") when *stop becomes true. */
-void webhook_send_round(const struct webhook_settings *w, json_t *rows, struct webhook_outcome *out,
-                        const atomic_bool *stop);
+/* The connections kept between rounds (a libcurl multi handle), or NULL. */
+void *webhook_sender_new(void);
+void webhook_sender_free(void *sender);
+
+/* Sends the n claimed rows over `sender`'s connections; out[i] gets row i's
+ * outcome. Returns early (outcomes of unfinished ones say "stopped") when
+ * *stop becomes true. */
+void webhook_send_round(void *sender, const struct webhook_settings *w, json_t *rows,
+                        struct webhook_outcome *out, const atomic_bool *stop);
 
 #endif

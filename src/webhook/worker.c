@@ -27,6 +27,7 @@ static struct {
     bool running, wake;
     atomic_bool stop;
     const struct store_config *cfg;
+    void *sender; /* the receivers' connections, kept between rounds */
 } worker = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
 const struct webhook_settings *webhook_settings(void)
@@ -125,7 +126,7 @@ static int round_once(struct store *s, int64_t *next_ms)
         json_decref(rows);
         return -1;
     }
-    webhook_send_round(&settings, rows, out, &worker.stop);
+    webhook_send_round(worker.sender, &settings, rows, out, &worker.stop);
     int result = atomic_load(&worker.stop) ? 0 : record(s, rows, out) == 0 ? 1 : -1;
     free(out);
     json_decref(rows);
@@ -150,9 +151,15 @@ static void purge(struct store *s)
 static void *loop(void *arg)
 {
     (void)arg;
+    pthread_setname_np(pthread_self(), "webhooks"); /* for top -H and bench/webhooks */
     struct store *s = store_open(worker.cfg);
-    if (!s) {
-        fprintf(stderr, "parapet: webhooks: no store connection; nothing is delivered\n");
+    worker.sender = webhook_sender_new();
+    if (!s || !worker.sender) {
+        fprintf(stderr, "parapet: webhooks: %s; nothing is delivered\n",
+                s ? "no libcurl multi handle" : "no store connection");
+        if (s)
+            s->ops->close(s);
+        webhook_sender_free(worker.sender);
         return NULL;
     }
     int64_t purged_at = 0;
@@ -190,6 +197,7 @@ static void *loop(void *arg)
         worker.wake = false;
         pthread_mutex_unlock(&worker.mu);
     }
+    webhook_sender_free(worker.sender);
     s->ops->close(s);
     return NULL;
 }

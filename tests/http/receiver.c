@@ -19,6 +19,7 @@ static struct {
     pthread_mutex_t mu;
     struct received got[RECEIVED_MAX];
     size_t n;
+    size_t connections; /* TLS connections accepted */
     int flaky_left;
     char *cert, *key;
 } rx = {.mu = PTHREAD_MUTEX_INITIALIZER};
@@ -100,6 +101,17 @@ static char *slurp(const char *path)
     return buf;
 }
 
+static void connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                       enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls, (void)c, (void)socket_context;
+    if (code != MHD_CONNECTION_NOTIFY_STARTED)
+        return;
+    pthread_mutex_lock(&rx.mu);
+    rx.connections++;
+    pthread_mutex_unlock(&rx.mu);
+}
+
 int receiver_start(const char *cert_file, const char *key_file, int flaky_failures)
 {
     rx.cert = slurp(cert_file);
@@ -111,7 +123,7 @@ int receiver_start(const char *cert_file, const char *key_file, int flaky_failur
     rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_TLS | MHD_USE_ERROR_LOG,
                                  (uint16_t)port, NULL, NULL, answer, NULL, MHD_OPTION_HTTPS_MEM_KEY, rx.key,
                                  MHD_OPTION_HTTPS_MEM_CERT, rx.cert, MHD_OPTION_NOTIFY_COMPLETED, finished,
-                                 NULL, MHD_OPTION_END);
+                                 NULL, MHD_OPTION_NOTIFY_CONNECTION, connection, NULL, MHD_OPTION_END);
     return rx.daemon ? port : -1;
 }
 
@@ -123,6 +135,7 @@ void receiver_stop(void)
     for (size_t i = 0; i < rx.n; i++)
         free(rx.got[i].body);
     rx.n = 0;
+    rx.connections = 0;
     free(rx.cert);
     free(rx.key);
     rx.cert = rx.key = NULL;
@@ -133,6 +146,14 @@ size_t receiver_snapshot(struct received *out, size_t max)
     pthread_mutex_lock(&rx.mu);
     size_t n = rx.n < max ? rx.n : max;
     memcpy(out, rx.got, n * sizeof *out);
+    pthread_mutex_unlock(&rx.mu);
+    return n;
+}
+
+size_t receiver_connections(void)
+{
+    pthread_mutex_lock(&rx.mu);
+    size_t n = rx.connections;
     pthread_mutex_unlock(&rx.mu);
     return n;
 }

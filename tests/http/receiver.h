@@ -23,5 +23,7 @@ void receiver_stop(void);
 /* A copy of what was received so far, in arrival order; *n of them. The
  * bodies stay owned by the receiver. */
 size_t receiver_snapshot(struct received *out, size_t max);
+/* How many connections it accepted so far. */
+size_t receiver_connections(void);
 
 #endif
