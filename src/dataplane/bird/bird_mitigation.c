@@ -11,26 +11,12 @@
 #include "base/net.h"
 #include "dataplane/bird/bird_flow.h"
 #include "dataplane/bogons.h"
+#include "dataplane/notes.h"
 
 enum { PROTO_TCP = 6, PROTO_UDP = 17 };
 
-static void note(struct bird_rules *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct bird_rules *r, const char *fmt, ...)
-{
-    if (!r->notes)
-        return;
-    char text[512] = "bird: ";
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text + 6, sizeof text - 6, fmt, ap);
-    va_end(ap);
-    size_t i;
-    json_t *v;
-    json_array_foreach (r->notes, i, v)
-        if (strcmp(json_string_value(v), text) == 0)
-            return;
-    json_array_append_new(r->notes, json_string(text));
-}
+/* A note in the deploy state (notes.h). */
+#define note(r, ...) dataplane_note((r)->notes, "bird", __VA_ARGS__)
 
 static void add(struct bird_rules *r, const struct bird_flow *f)
 {

@@ -13,6 +13,7 @@
 #include "base/net.h"
 #include "base/strbuf.h"
 #include "dataplane/bogons.h"
+#include "dataplane/notes.h"
 
 enum { ZERO_PAYLOAD_MAX = 16 }; /* nftables compares at most 128 bits of raw payload */
 
@@ -22,23 +23,8 @@ struct target {
     json_t *blocks;  /* canonical CIDR strings (NULL: site-wide) */
 };
 
-static void note(struct nft_rules *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(struct nft_rules *r, const char *fmt, ...)
-{
-    if (!r->notes)
-        return;
-    char text[512] = "nftables: ";
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(text + 10, sizeof text - 10, fmt, ap);
-    va_end(ap);
-    size_t i;
-    json_t *v;
-    json_array_foreach (r->notes, i, v)
-        if (strcmp(json_string_value(v), text) == 0)
-            return;
-    json_array_append_new(r->notes, json_string(text));
-}
+/* A note in the deploy state (notes.h). */
+#define note(r, ...) dataplane_note((r)->notes, "nftables", __VA_ARGS__)
 
 static json_int_t on(const json_t *o)
 {
