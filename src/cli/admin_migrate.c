@@ -35,15 +35,15 @@ int admin_migrate(int argc, char **argv)
     json_t *report = NULL;
     /* The source's schema brought to this parapet's version first, by
      * opening it as the server would (pgsql_import_sqlite reads the file). */
-    struct store *source = access(db, R_OK) == 0 ? sqlite_store_open(db) : NULL;
+    struct store *source = NULL;
     int rc = -1;
-    if (source) {
+    if (access(db, R_OK) != 0) {
+        snprintf(err, sizeof err, "no SQLite store at %s", db);
+    } else if (!(source = sqlite_store_open(db))) {
+        snprintf(err, sizeof err, "the SQLite store at %s cannot be opened", db);
+    } else {
         source->ops->close(source);
         rc = pgsql_import_sqlite(db, to, &report, err, sizeof err);
-    } else if (access(db, R_OK) != 0) {
-        snprintf(err, sizeof err, "no SQLite store at %s", db);
-    } else {
-        snprintf(err, sizeof err, "the SQLite store at %s cannot be opened", db);
     }
     json_decref(a);
     if (rc != 0) {
