@@ -89,12 +89,17 @@ int pg_ingest_token_revoke(struct store *s, const char *id)
 
 /* ---- data planes: each site's deploy state ---- */
 
+/* Only while the site exists (sqlite/dataplane.c says why); the key share
+ * lock keeps a concurrent delete from slipping between the check and the
+ * insert. */
 int pg_dataplane_state_set(struct store *s, const char *plane, int64_t site_rid, const char *state,
                            const char *reason, const char *digest, const char *deployed)
 {
     static const char sql[] =
         "INSERT INTO dataplane_state (plane, site_rid, state, reason, digest, deployed, updated_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (plane, site_rid) DO UPDATE SET "
+        "SELECT $1::text, $2::bigint, $3::text, $4::text, $5::text, $6::text, $7::bigint "
+        "WHERE EXISTS (SELECT 1 FROM resources WHERE rid = $2 FOR KEY SHARE) "
+        "ON CONFLICT (plane, site_rid) DO UPDATE SET "
         "state = excluded.state, reason = excluded.reason, digest = excluded.digest, "
         "deployed = coalesce(excluded.deployed, dataplane_state.deployed), updated_at = excluded.updated_at";
     struct pg_params a = {0};

@@ -7,9 +7,13 @@
 int sq_dataplane_state_set(struct store *s, const char *plane, int64_t site_rid, const char *state,
                            const char *reason, const char *digest, const char *deployed)
 {
+    /* Only while the site exists: a deploy pass renders a snapshot, and a site
+     * deleted meanwhile (its states went with it, 006's trigger) must not get
+     * a state back that nothing would ever remove. */
     static const char sql[] =
         "INSERT INTO dataplane_state (plane, site_rid, state, reason, digest, deployed, updated_at) "
-        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (plane, site_rid) DO UPDATE SET "
+        "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM resources WHERE rid = ?2) "
+        "ON CONFLICT (plane, site_rid) DO UPDATE SET "
         "state = excluded.state, reason = excluded.reason, digest = excluded.digest, "
         "deployed = coalesce(excluded.deployed, dataplane_state.deployed), updated_at = excluded.updated_at";
     sqlite3_stmt *st = db_stmt(s, sql);
