@@ -25,6 +25,7 @@
 #include "base/net.h"
 #include "dataplane/nftables/nft_render.h"
 #include "fuzz_assert.h"
+#include "fuzz_slots.h"
 
 enum { SLOTS = 12 };
 
@@ -229,15 +230,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned flags = data[0];
     json_t *v[SLOTS];
-    const uint8_t *p = data + 1, *end = data + size;
-    for (int i = 0; i < SLOTS; i++) {
-        const uint8_t *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
-        size_t len = p < end ? (z ? (size_t)(z - p) : (size_t)(end - p)) : 0;
-        v[i] = json_stringn_nocheck((const char *)p, len);
-        p += len + (z ? 1 : 0);
-        if (p > end)
-            p = end;
-    }
+    fuzz_slots(data + 1, size - 1, v, SLOTS);
     /* slots: id, site block, network block, host block, event address,
      * block list source, allow list source, flex port, flex protocol, UDP
      * flood size, zombie rate (pps and bps), blacklist timeout */
@@ -286,7 +279,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(notes);
     json_decref(site);
     json_decref(lists);
-    for (int i = 0; i < SLOTS; i++)
-        json_decref(v[i]);
+    fuzz_slots_free(v, SLOTS);
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "base/strbuf.h"
 #include "dataplane/pmacct/pm_render.h"
 #include "fuzz_assert.h"
+#include "fuzz_slots.h"
 
 enum { SLOTS = 6 };
 
@@ -88,15 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned flags = data[0];
     json_t *v[SLOTS];
-    const uint8_t *p = data + 1, *end = data + size;
-    for (int i = 0; i < SLOTS; i++) {
-        const uint8_t *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
-        size_t len = p < end ? (z ? (size_t)(z - p) : (size_t)(end - p)) : 0;
-        v[i] = json_stringn_nocheck((const char *)p, len);
-        p += len + (z ? 1 : 0);
-        if (p > end)
-            p = end;
-    }
+    fuzz_slots(data + 1, size - 1, v, SLOTS);
     /* slots: OP site blocks (2), CP site block, CP host block, AP VIP, OP site block 3 */
     json_t *model = json_pack("{s:[{s:i,s:[O,O,o]}],s:[{s:i,s:[O],s:[{s:i,s:[O]}]}],s:[{s:i,s:[O]},{s:i,s:[O]}]}",
                               "op_sites", "rid", 1, "blocks", v[0], v[1],
@@ -135,7 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(filter);
     free(conf);
     json_decref(model);
-    for (int i = 0; i < SLOTS; i++)
-        json_decref(v[i]);
+    fuzz_slots_free(v, SLOTS);
     return 0;
 }
