@@ -25,6 +25,7 @@
 #include "dataplane/fastnetmon/fnm_render.h"
 #include "dataplane/fastnetmon/fnm_validate.h"
 #include "fuzz_assert.h"
+#include "fuzz_slots.h"
 
 enum { SLOTS = 8 };
 
@@ -137,15 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     unsigned flags = data[0];
     json_t *v[SLOTS];
-    const uint8_t *p = data + 1, *end = data + size;
-    for (int i = 0; i < SLOTS; i++) {
-        const uint8_t *z = p < end ? memchr(p, 0, (size_t)(end - p)) : NULL;
-        size_t len = p < end ? (z ? (size_t)(z - p) : (size_t)(end - p)) : 0;
-        v[i] = json_stringn_nocheck((const char *)p, len);
-        p += len + (z ? 1 : 0);
-        if (p > end)
-            p = end;
-    }
+    fuzz_slots(data + 1, size - 1, v, SLOTS);
     /* slots: site block, network block, host block, event address, block
      * list source, flex dport, flex protocol, a second site block */
     json_t *flex = json_pack("[{s:s,s:s,s:s,s:s,s:{s:i,s:O},s:{s:i,s:[I]},s:{s:i,s:[]}}]", "id", "f1",
@@ -186,7 +179,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_decref(head);
     json_decref(notes);
     json_decref(site);
-    for (int i = 0; i < SLOTS; i++)
-        json_decref(v[i]);
+    fuzz_slots_free(v, SLOTS);
     return 0;
 }

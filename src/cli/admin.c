@@ -326,7 +326,10 @@ static void admin_usage(void)
           "  vip-pool add --cidr CIDR | vip-pool list | vip-pool remove --cidr CIDR\n"
           "  ingest-token create --name NAME | ingest-token list | ingest-token revoke --id ID\n"
           "  telemetry purge [--days D]   (remove telemetry older than D days, default 35)\n"
-          "  dataplane status [--plane fastnetmon|bird|nginx]   (each site's deploy state)\n"
+          "  dataplane status [--plane ",
+          stderr);
+    admin_dataplane_planes(stderr);
+    fputs("]   (each site's deploy state)\n"
           "  audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]\n"
           "                                         (the writes; export: JSON lines)\n"
           "  migrate --from sqlite:DATA_DIR --to postgresql://USER@HOST/DB\n"

@@ -4,6 +4,7 @@
 #define PARAPET_CLI_ADMIN_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "store/store.h"
 
@@ -23,6 +24,8 @@ int admin_telemetry(struct store *s, const char *verb, json_t *args);
 
 /* admin_dataplane.c: `dataplane status [--plane P]`. */
 int admin_dataplane(struct store *s, const char *verb, json_t *args);
+/* The planes --plane accepts, "a|b|c", to out (the usage's list). */
+void admin_dataplane_planes(FILE *out);
 /* admin_audit.c: `audit list|export [--customer ID] [--app ID] [--route ID] [--since T] [--until T] [--limit N]`. */
 int admin_audit(struct store *s, const char *verb, json_t *args);
 

@@ -5,12 +5,26 @@
 #include "cli/admin.h"
 #include "cli/admin_print.h"
 #include "cli/args.h"
+#include "dataplane/planes.h"
+
+void admin_dataplane_planes(FILE *out)
+{
+    for (size_t i = 0; dp_plane_names[i]; i++)
+        fprintf(out, "%s%s", i ? "|" : "", dp_plane_names[i]);
+}
 
 int admin_dataplane(struct store *s, const char *verb, json_t *args)
 {
     (void)verb; /* "status" */
     json_t *rows = NULL;
-    if (s->ops->dataplane_states(s, arg_str(args, "plane"), 0, &rows) != STORE_OK) {
+    const char *plane = arg_str(args, "plane");
+    if (plane && !dp_plane_known(plane)) {
+        fprintf(stderr, "parapet: --plane: no data plane keeps deploy states under \"%s\" (one of ", plane);
+        admin_dataplane_planes(stderr);
+        fputs(")\n", stderr);
+        return 2;
+    }
+    if (s->ops->dataplane_states(s, plane, 0, &rows) != STORE_OK) {
         fprintf(stderr, "parapet: the store could not be read\n");
         return 1;
     }

@@ -5,6 +5,8 @@
 
 #include <stdlib.h>
 
+#include "api/op/dashboard_flows.h"
+
 #include "unit.h"
 
 static char *dump(json_t *v)
@@ -15,6 +17,37 @@ static char *dump(json_t *v)
     free(s);
     json_decref(v);
     return text;
+}
+
+/* A minute with a scrubber's verdicts takes its split from them; one with
+ * observations only keeps them (as passed); other minutes are untouched. */
+TEST(verdicts_over_observations)
+{
+    struct tel_minute all[] = {
+        {.minute = 60, .bytes = {1000, 0}, .packets = {10, 0}},        /* flows of a router: no observation */
+        {.minute = 120, .bytes = {7000, 5000}, .packets = {70, 50}},   /* observed 6000/60, verdicts 1000/10 + 5000/50 */
+        {.minute = 180, .bytes = {3000, 0}, .packets = {30, 0}},       /* observed only */
+        {.minute = 240, .bytes = {2000, 900}, .packets = {20, 9}},     /* observed 2000/20, nothing else passed */
+    };
+    struct tel_minute observed[] = {
+        {.minute = 120, .bytes = {6000, 0}, .packets = {60, 0}},
+        {.minute = 180, .bytes = {3000, 0}, .packets = {30, 0}},
+        {.minute = 240, .bytes = {2000, 0}, .packets = {20, 0}},
+    };
+    dash_prefer_verdicts(all, 4, observed, 3);
+    CHECK_INT(all[0].packets[0], 10);
+    CHECK_INT(all[1].packets[0], 10);
+    CHECK_INT(all[1].bytes[0], 1000);
+    CHECK_INT(all[1].packets[1], 50);
+    CHECK_INT(all[1].bytes[1], 5000);
+    CHECK_INT(all[2].packets[0], 30);
+    CHECK_INT(all[2].bytes[0], 3000);
+    CHECK_INT(all[3].packets[0], 0);
+    CHECK_INT(all[3].bytes[0], 0);
+    CHECK_INT(all[3].packets[1], 9);
+    CHECK_INT(all[3].minute, 240);
+    dash_prefer_verdicts(all, 4, NULL, 0); /* no observations: unchanged */
+    CHECK_INT(all[0].packets[0], 10);
 }
 
 TEST(steps)
@@ -115,4 +148,4 @@ TEST(ranges_merge)
 }
 
 UNIT_MAIN(UNIT_CASE(steps), UNIT_CASE(rates), UNIT_CASE(series_buckets), UNIT_CASE(percents_by_largest_remainder),
-          UNIT_CASE(ranges_merge))
+          UNIT_CASE(ranges_merge), UNIT_CASE(verdicts_over_observations))

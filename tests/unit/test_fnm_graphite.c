@@ -116,12 +116,12 @@ TEST(minute_means)
         json_string_value(json_array_get(records, 0)),
         "{\"kind\":\"flow\",\"flow_id\":\"fnm-203.0.113.5-1764000000\",\"time\":1764000000,\"router\":"
         "\"fastnetmon\",\"src_ip\":\"0.0.0.0\",\"dst_ip\":\"203.0.113.5\",\"protocol\":0,\"bytes\":2000000,"
-        "\"packets\":2000,\"action\":\"pass\"}");
+        "\"packets\":2000,\"action\":\"pass\",\"policy_type\":\"observed\"}");
     /* B: 24 packets over 30 pushes: 48 a minute; no bps: 0 bytes */
     CHECK_STR(json_string_value(json_array_get(records, 1)),
               "{\"kind\":\"flow\",\"flow_id\":\"fnm-2001:db8::5-1764000000\",\"time\":1764000000,\"router\":"
               "\"fastnetmon\",\"src_ip\":\"::\",\"dst_ip\":\"2001:db8::5\",\"protocol\":0,\"bytes\":0,"
-              "\"packets\":48,\"action\":\"pass\"}");
+              "\"packets\":48,\"action\":\"pass\",\"policy_type\":\"observed\"}");
     CHECK_STR(json_string_value(json_array_get(ips, 1)), "2001:db8::5");
     CHECK_INT(a.n, 0);
     /* taken once; a late line of that minute is counted and dropped */

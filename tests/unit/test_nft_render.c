@@ -94,6 +94,8 @@ TEST(op_site_exact)
               "\tcounter op_3_site_block_list { }\n"
               "\tcounter op_3_h5_flex_filter { }\n"
               "\tcounter op_3_h5_udp_flood { }\n"
+              "\tcounter op_3_h5_pass { }\n"
+              "\tcounter op_3_n4_pass { }\n"
               "\tcounter op_3_site_pass { }\n"
               "\tcounter op_3_e5cba616b_block_list { }\n"
               "\tcounter op_3_e5cba616b_flex_filter { }\n"
@@ -109,6 +111,9 @@ TEST(op_site_exact)
               "\t\tip daddr { 10.1.0.10 } udp dport { 123, 5353 } limit rate over 1000000 bytes/second "
               "counter name \"op_3_h5_flex_filter\" drop\n"
               "\t\tip daddr { 10.1.0.10 } udp dport 53 meta length > 512 counter name \"op_3_h5_udp_flood\" drop\n"
+              /* what passes toward the holders, counted apart (most specific first) */
+              "\t\tip daddr { 10.1.0.10 } counter name \"op_3_h5_pass\" accept\n"
+              "\t\tip daddr { 10.1.0.0/24 } counter name \"op_3_n4_pass\" accept\n"
               "\t\tcounter name \"op_3_site_pass\"\n"
               "\t}\n"
               "\tchain op_3_e5cba616b {\n"
@@ -128,13 +133,16 @@ TEST(op_site_exact)
                                           "op_3_site_block_list\t10.1.0.0\tdrop\tblock_list\t0\n"
                                           "op_3_h5_flex_filter\t10.1.0.10\tdrop\tflex_filter\t17\n"
                                           "op_3_h5_udp_flood\t10.1.0.10\tdrop\tudp_flood\t17\n"
+                                          "op_3_h5_pass\t10.1.0.10\tpass\t-\t0\n"
+                                          "op_3_n4_pass\t10.1.0.0\tpass\t-\t0\n"
                                           "op_3_site_pass\t10.1.0.0\tpass\t-\t0\n"
                                           "op_3_e5cba616b_block_list\t10.1.0.10\tdrop\tblock_list\t0\n"
                                           "op_3_e5cba616b_flex_filter\t10.1.0.10\tdrop\tflex_filter\t17\n"
                                           "op_3_e5cba616b_udp_flood\t10.1.0.10\tdrop\tudp_flood\t17\n"
                                           "op_3_e5cba616b_pass\t10.1.0.10\tpass\t-\t0\n");
     CHECK_STR(part(out, NFT_OBJECTS), "counter op_3_ef2f0b421_blackhole\ncounter op_3_site_block_list\n"
-                                      "counter op_3_h5_flex_filter\ncounter op_3_h5_udp_flood\ncounter op_3_site_pass\n"
+                                      "counter op_3_h5_flex_filter\ncounter op_3_h5_udp_flood\ncounter op_3_h5_pass\n"
+                                      "counter op_3_n4_pass\ncounter op_3_site_pass\n"
                                       "counter op_3_e5cba616b_block_list\ncounter op_3_e5cba616b_flex_filter\n"
                                       "counter op_3_e5cba616b_udp_flood\ncounter op_3_e5cba616b_pass\n"
                                       "chain op_3\nchain op_3_e5cba616b\n");
@@ -237,11 +245,15 @@ TEST(cp_site)
               "\tcounter cp_2_h9_blackhole { }\n"
               "\tcounter cp_2_site_block_list { }\n"
               "\tcounter cp_2_h10_block_list { }\n"
+              "\tcounter cp_2_h9_pass { }\n"
+              "\tcounter cp_2_h10_pass { }\n"
               "\tcounter cp_2_site_pass { }\n"
               "\tchain cp_2 {\n"
               "\t\tip daddr { 198.18.0.5 } counter name \"cp_2_h9_blackhole\" drop\n"
               "\t\tip saddr { 192.0.2.9 } counter name \"cp_2_site_block_list\" drop\n"
               "\t\tip daddr { 198.18.0.6 } ip saddr { 192.0.2.10 } counter name \"cp_2_h10_block_list\" drop\n"
+              "\t\tip daddr { 198.18.0.5 } counter name \"cp_2_h9_pass\" accept\n"
+              "\t\tip daddr { 198.18.0.6 } counter name \"cp_2_h10_pass\" accept\n"
               "\t\tcounter name \"cp_2_site_pass\"\n"
               "\t}\n"
               "}\n"
@@ -253,6 +265,23 @@ TEST(cp_site)
     CHECK_STR(part(out, NFT_RULESET), "");
     CHECK_STR(part(out, NFT_COUNTER_MAP), "");
     CHECK_STR(part(out, NFT_OBJECTS), "");
+    json_decref(out), json_decref(site);
+}
+
+/* Stored values the API would refuse: a site id that would end the
+ * comment line, a first block that does not parse (the counters are stored
+ * under the first valid one). */
+TEST(odd_stored_values)
+{
+    json_t *site = parse("{\"rid\": 6, \"id\": \"a\\nflush ruleset\", \"blocks\": [\"garbage\", \"10.6.0.0/24\"],"
+                         " \"networks\": [{\"rid\": 7, \"blocks\": [\"x\", \"10.6.0.0/25\"], \"hosts\": []}],"
+                         " \"events\": []}");
+    json_t *out = nft_render_site(&settings, site, "op", NULL);
+    const char *head = "# op site a?flush ruleset\ntable inet parapet {\n";
+    CHECK(strncmp(part(out, NFT_RULESET), head, strlen(head)) == 0);
+    CHECK_STR(part(out, NFT_COUNTER_MAP), "op_6_n7_pass\t10.6.0.0\tpass\t-\t0\n"
+                                          "op_6_site_pass\t10.6.0.0\tpass\t-\t0\n");
+    CHECK_INT(kernel_check(site, "op"), 0);
     json_decref(out), json_decref(site);
 }
 
@@ -301,6 +330,6 @@ int main(void)
         return 1;
     }
     static const struct unit_case cases[] = {UNIT_CASE(op_site_exact), UNIT_CASE(op_site_everything),
-                                              UNIT_CASE(cp_site), UNIT_CASE(header), UNIT_CASE(refusals)};
+                                              UNIT_CASE(cp_site), UNIT_CASE(odd_stored_values), UNIT_CASE(header), UNIT_CASE(refusals)};
     return unit_run(__FILE__, cases, sizeof cases / sizeof cases[0]);
 }

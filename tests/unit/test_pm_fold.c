@@ -55,7 +55,8 @@ TEST(few_sources_pass_as_they_are)
     json_t *r = json_loads(json_string_value(json_array_get(out, 0)), 0, NULL);
     char *text = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
     CHECK_STR(text, "{\"bytes\":1000,\"dst_ip\":\"198.51.100.10\",\"dst_port\":443,\"flow_id\":\"pm-1764000000-77-0\","
-                    "\"kind\":\"flow\",\"packets\":10,\"protocol\":6,\"router\":\"edge-1\",\"src_ip\":\"203.0.113.1\","
+                    "\"kind\":\"flow\",\"packets\":10,\"policy_type\":\"observed\",\"protocol\":6,\"router\":\"edge-1\","
+                    "\"src_ip\":\"203.0.113.1\","
                     "\"src_port\":50000,\"time\":1764000000}");
     free(text);
     json_decref(r);

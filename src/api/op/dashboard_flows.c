@@ -42,12 +42,12 @@ static int add_minutes(struct tel_minute **a, size_t *na, const struct tel_minut
     return 0;
 }
 
-int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel_range *ranges, size_t n,
-                 struct tel_minute **out, size_t *nout)
+/* The sums of base over the merged ranges (n 0: every destination). */
+static int sum_minutes(struct req *r, const struct tel_minutes_query *base, const struct tel_range *ranges, size_t n,
+                       struct tel_minute **out, size_t *nout)
 {
     *out = NULL;
     *nout = 0;
-    n = dash_ranges_merge(ranges, n);
     for (size_t i = 0; i < (n ? n : 1); i++) {
         struct tel_minutes_query q = *base;
         q.range = n ? &ranges[i] : NULL;
@@ -65,6 +65,51 @@ int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel
             return -1;
         }
     }
+    return 0;
+}
+
+void dash_prefer_verdicts(struct tel_minute *all, size_t n, const struct tel_minute *observed, size_t nobs)
+{
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (j < nobs && observed[j].minute < all[i].minute)
+            j++;
+        if (j == nobs)
+            break;
+        if (observed[j].minute != all[i].minute)
+            continue;
+        struct tel_minute v = all[i];
+        int64_t seen = 0;
+        for (int k = 0; k < 2; k++) {
+            v.bytes[k] -= observed[j].bytes[k];
+            v.packets[k] -= observed[j].packets[k];
+            seen += v.packets[k] + v.bytes[k];
+        }
+        if (seen > 0) /* a verdict was counted: the observations are in it already */
+            all[i] = v;
+    }
+}
+
+int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel_range *ranges, size_t n,
+                 struct tel_minute **out, size_t *nout)
+{
+    n = dash_ranges_merge(ranges, n);
+    if (sum_minutes(r, base, ranges, n, out, nout) != 0)
+        return -1;
+    if (base->policy) /* one kind of record only */
+        return 0;
+    struct tel_minutes_query q = *base;
+    q.policy = TEL_POLICY_OBSERVED;
+    struct tel_minute *observed;
+    size_t nobs;
+    if (sum_minutes(r, &q, ranges, n, &observed, &nobs) != 0) {
+        free(*out);
+        *out = NULL;
+        *nout = 0;
+        return -1;
+    }
+    dash_prefer_verdicts(*out, *nout, observed, nobs);
+    free(observed);
     return 0;
 }
 

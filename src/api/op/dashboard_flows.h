@@ -26,9 +26,16 @@ int cp_dash_policy(struct req *r); /* cp/dashboard_policy.c */
 /* ---- shared (dashboard_flows.c) ---- */
 int64_t dash_now(void);
 /* Per-minute flow sums of base toward any of ranges[0..n) (merged first; n
- * 0: every destination), ascending; *out malloc'd. */
+ * 0: every destination), ascending; *out malloc'd. Without a policy in base,
+ * a minute that holds records with a verdict (a scrubber's counters) takes
+ * its drop/pass split from those alone: the observations (policy_type
+ * "observed", a collector at the scrubber's ingress) are in them already. */
 int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel_range *ranges, size_t n,
                  struct tel_minute **out, size_t *nout);
+/* That rule on sums already read: all[i] becomes all[i] - observed[j] of
+ * the same minute when that difference counted anything (both ascending;
+ * observed is a part of all). */
+void dash_prefer_verdicts(struct tel_minute *all, size_t n, const struct tel_minute *observed, size_t nobs);
 /* The address ranges of a resource's blocks (*out malloc'd) and, when
  * cidrs is not NULL, its blocks as a new array of "addr/len" strings. */
 int dash_holder_ranges(struct req *r, int64_t rid, struct tel_range **out, size_t *n, json_t **cidrs);

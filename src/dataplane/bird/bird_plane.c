@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dataplane/bird/bird_ctl.h"
+#include "dataplane/planes.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 
@@ -83,7 +84,7 @@ static int reload(const struct dp_plane *p, char *why, size_t why_len)
 void bird_plane_init(struct dp_plane *p, const struct bird_plane_config *cfg)
 {
     memset(p, 0, sizeof *p);
-    p->name = "bird";
+    p->name = DP_PLANE_BIRD;
     p->dir = cfg->render.dir;
     p->parts = parts;
     p->header = header;

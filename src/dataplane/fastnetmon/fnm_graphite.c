@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "telemetry/record.h"
+
 enum { MAX_SEGMENTS = 64, AHEAD_S = 120, BEHIND_S = 3600 };
 
 struct fnm_host_minute {
@@ -304,7 +306,7 @@ size_t fnm_graphite_take(struct fnm_graphite_agg *a, int64_t now, json_t *record
         snprintf(text, sizeof text,
                  "{\"kind\":\"flow\",\"flow_id\":\"fnm-%s-%lld\",\"time\":%lld,\"router\":\"fastnetmon\","
                  "\"src_ip\":\"%s\",\"dst_ip\":\"%s\",\"protocol\":0,\"bytes\":%llu,\"packets\":%llu,"
-                 "\"action\":\"pass\"}",
+                 "\"action\":\"pass\",\"policy_type\":\"" TEL_POLICY_OBSERVED "\"}", /* not a verdict */
                  h->ip, (long long)h->minute, (long long)h->minute, h->v6 ? "::" : "0.0.0.0", h->ip,
                  (unsigned long long)bytes, (unsigned long long)packets);
         json_array_append_new(records, json_string(text));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dataplane/fastnetmon/fnm_validate.h"
+#include "dataplane/planes.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 
@@ -79,7 +80,7 @@ static int reload(const struct dp_plane *p, char *why, size_t why_len)
 void fnm_plane_init(struct dp_plane *p, const struct fnm_plane_config *cfg)
 {
     memset(p, 0, sizeof *p);
-    p->name = "fastnetmon";
+    p->name = DP_PLANE_FASTNETMON;
     p->dir = cfg->render.dir;
     p->parts = parts;
     p->header = header;

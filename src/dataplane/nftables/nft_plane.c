@@ -9,6 +9,7 @@
 #include "base/strbuf.h"
 #include "dataplane/nftables/nft_counters.h"
 #include "dataplane/nftables/nft_lib.h"
+#include "dataplane/planes.h"
 #include "deploy/files.h"
 
 static const char *const parts[] = {NFT_COUNTER_MAP, NFT_OBJECTS, NFT_RULESET, NULL};
@@ -154,7 +155,7 @@ void nft_plane_refresh(struct dp_plane *p)
 void nft_plane_init(struct dp_plane *p, const struct nft_plane_config *cfg)
 {
     memset(p, 0, sizeof *p);
-    p->name = "nftables";
+    p->name = DP_PLANE_NFTABLES;
     p->dir = cfg->dir;
     p->parts = parts;
     p->header = header;

@@ -35,13 +35,19 @@ struct site_out {
     struct strbuf chains;
 };
 
-/* The first address of a block, as counters.map names it. */
-static void first_address(const char *block, char out[NET_TEXT_MAX])
+/* The first address of the first valid block of a list, as counters.map
+ * names it ("" when none is valid). */
+static void first_address(const json_t *blocks, char out[NET_TEXT_MAX])
 {
     struct cidr c;
     out[0] = '\0';
-    if (block && cidr_parse(block, CIDR_ALLOW_BARE, &c) == 0)
-        ip_format(&c.addr, out);
+    size_t i;
+    json_t *v;
+    json_array_foreach ((json_t *)blocks, i, v)
+        if (cidr_parse(json_string_value(v), CIDR_ALLOW_BARE, &c) == 0) {
+            ip_format(&c.addr, out);
+            return;
+        }
 }
 
 /* A counter's name; its counters.map entry [address, action, policy,
@@ -78,7 +84,7 @@ static void rule_address(const json_t *rule, const char *site_address, char out[
 {
     const json_t *blocks = json_object_get(rule, "blocks");
     if (blocks)
-        first_address(json_string_value(json_array_get(blocks, 0)), out);
+        first_address(blocks, out);
     else
         snprintf(out, NET_TEXT_MAX, "%s", site_address);
 }
@@ -174,7 +180,7 @@ static void blackholes(struct site_out *o, const json_t *under, const json_t *si
             continue;
         char scope[32], address[NET_TEXT_MAX];
         snprintf(scope, sizeof scope, "h%lld", (long long)json_integer_value(json_object_get(host, "rid")));
-        first_address(json_string_value(json_array_get(json_object_get(host, "blocks"), 0)), address);
+        first_address(json_object_get(host, "blocks"), address);
         for (int fam = 4; fam <= 6; fam += 2) {
             struct strbuf m = {0};
             sb_add(&m, fam == 6 ? "ip6 daddr " : "ip daddr ");
@@ -207,6 +213,25 @@ static void event_chain(struct site_out *o, const json_t *rules, const char *blo
     sb_add(&o->chains, "\t}\n");
 }
 
+/* What passes toward a host's (kind 'h') or a network's ('n') blocks is
+ * counted apart and stored under its first address, so that the passed
+ * traffic of an event's holder is known (active_mitigation's clean); hosts
+ * first, as the most specific holder. */
+static void holder_pass(struct site_out *o, const json_t *holder, char kind)
+{
+    char scope[32], address[NET_TEXT_MAX];
+    const json_t *blocks = json_object_get(holder, "blocks");
+    snprintf(scope, sizeof scope, "%c%lld", kind, (long long)json_integer_value(json_object_get(holder, "rid")));
+    first_address(blocks, address);
+    for (int fam = 4; fam <= 6; fam += 2) {
+        struct strbuf m = {0};
+        sb_add(&m, fam == 6 ? "ip6 daddr " : "ip daddr ");
+        if (nft_block_set(&m, blocks, fam))
+            rule_line(o, sb_text(&m), scope, "pass", "accept", address, 0);
+        sb_free(&m);
+    }
+}
+
 static void site_chain(struct site_out *o, const json_t *rules, const json_t *under, const json_t *site, bool cp,
                        const char *site_address)
 {
@@ -234,6 +259,18 @@ static void site_chain(struct site_out *o, const json_t *rules, const json_t *un
                   json_string_value(json_object_get(rule, "scope")), json_string_value(json_object_get(rule, "policy")),
                   json_string_value(json_object_get(rule, "verdict")), address,
                   (int)json_integer_value(json_object_get(rule, "proto")));
+    }
+    if (cp) {
+        json_array_foreach (json_object_get(site, "hosts"), i, v)
+            holder_pass(o, v, 'h');
+    } else {
+        json_t *net, *host;
+        size_t j;
+        json_array_foreach (json_object_get(site, "networks"), i, net)
+            json_array_foreach (json_object_get(net, "hosts"), j, host)
+                holder_pass(o, host, 'h');
+        json_array_foreach (json_object_get(site, "networks"), i, net)
+            holder_pass(o, net, 'n');
     }
     char name[128];
     counter(o, "site", "pass", "accept", site_address, 0, name);
@@ -268,13 +305,15 @@ json_t *nft_render_site(const struct nft_settings *s, const json_t *site, const 
         nft_op_rules(&r, site);
     nft_rules_finish(&r);
     char site_address[NET_TEXT_MAX];
-    first_address(json_string_value(json_array_get(blocks, 0)), site_address);
+    first_address(blocks, site_address);
     json_t *under = attacked(site);
     struct site_out o = {.prefix = prefix, .counters = json_object()};
     site_chain(&o, r.rules, under, site, cp, site_address);
     struct strbuf text = {0}, map = {0}, objects = {0};
-    sb_printf(&text, "# %s site %s\ntable inet %s {\n", family, json_string_value(json_object_get(site, "id")) ?: "",
-              s->table);
+    sb_printf(&text, "# %s site ", family);
+    for (const char *c = json_string_value(json_object_get(site, "id")) ?: ""; *c; c++) /* a comment: one line */
+        sb_printf(&text, "%c", *c >= 0x20 && *c < 0x7f ? *c : '?'); /* (signed char: not above 0x7f) */
+    sb_printf(&text, "\ntable inet %s {\n", s->table);
     const char *name;
     json_t *v;
     json_object_foreach (o.counters, name, v) {

@@ -16,10 +16,11 @@
 #include "dataplane/nginx/nginx_conf.h"
 #include "dataplane/nginx/nginx_model.h"
 #include "dataplane/nginx/nginx_render.h"
+#include "dataplane/planes.h"
 #include "deploy/exec.h"
 #include "deploy/files.h"
 
-#define PLANE "nginx"
+#define PLANE DP_PLANE_NGINX
 enum { REASON_MAX = 480 };
 
 /* What this pass does with one site. */

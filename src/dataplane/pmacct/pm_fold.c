@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "telemetry/record.h"
+
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
     return a < b ? 1 : a > b ? -1 : 0;
@@ -95,6 +97,8 @@ static void emit(struct emit *e, const struct pm_row *r)
                             (json_int_t)r->minute, "router", e->router, "src_ip", src, "dst_ip", dst, "src_port",
                             (int)r->sport, "dst_port", (int)r->dport, "protocol", (int)r->proto, "bytes",
                             (json_int_t)r->bytes, "packets", (json_int_t)r->packets);
+    /* what the exporter saw, not what was done to it (record.h) */
+    json_object_set_new(rec, "policy_type", json_string(TEL_POLICY_OBSERVED));
     if (r->src_as)
         json_object_set_new(rec, "src_as", json_integer(r->src_as));
     if (r->sampling > 1)
