@@ -217,5 +217,14 @@ int ddos_options_configure(json_t *args, const char *data_dir, struct ddos_optio
         return -1;
     if (arg_str(args, "pmacct-listen") && pmacct(args, data_dir, o) != 0)
         return -1;
+    /* Both would store what the routers export as observed traffic (FastNetMon's
+     * per-host totals, pmacct's flows with their sources): every dashboard would
+     * count it twice, and pmacct's records already say more. */
+    if (o->graphite && o->pmacct_on) {
+        fprintf(stderr, "parapet: --fastnetmon-graphite with --pmacct-listen: both store the traffic the routers "
+                        "export, which the dashboards would count twice; keep --pmacct-listen (its flows carry "
+                        "sources) and drop --fastnetmon-graphite\n");
+        return -1;
+    }
     return 0;
 }
