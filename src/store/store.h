@@ -190,6 +190,14 @@ struct store_ops {
      * that gathers commits into one sync waits for them while on (SQLite's
      * group commit); others ignore it. Calls pair up, on then off. */
     void (*writes_coming)(struct store *s, bool on);
+    /* Said by a write transaction's handler before its first statement: the
+     * transaction only issues credentials (the OAuth token endpoints: it
+     * reads an app, a code or a token, spends a code or a token with a
+     * conditional update that waits for a concurrent one, inserts tokens).
+     * Such transactions need exclusion from every other write but not from
+     * each other. A backend whose writes run one at a time ignores it
+     * (SQLite); PostgreSQL takes its nodes' write lock in shared mode. */
+    void (*credential_writes)(struct store *s);
 
     int (*portal_create)(struct store *s, const struct portal *p);
     int (*portal_get)(struct store *s, const char *id, struct portal *out);

@@ -14,13 +14,22 @@ The test requires:
   may answer 500 50000002: not acknowledged, so allowed);
 - the node carries on after the promotion without a restart (writes answer
   200 again);
-- every acknowledged token (answered 200) is on the new primary.
+- every acknowledged token (answered 200) is on the new primary;
+- the webhook worker carries on: DDoS events are ingested through the node
+  (one a tenth of a second, each queuing one delivery to a local HTTPS
+  receiver) before, during and after the failure, and every event whose
+  ingest was acknowledged is delivered after the promotion (at least once:
+  a delivery leased or sent on the old primary may come again, counted and
+  printed as duplicates);
+- the DDoS deployer carries on: a site created after the promotion is
+  rendered for FastNetMon by the node's deployer.
 It prints the outage the clients saw (first failed answer to the first
 success after the promotion). Ends with "failover: N passed, N failed"."""
 import hashlib
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import ssl
@@ -30,6 +39,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PG = "/usr/lib/postgresql/15/bin"
 binary = sys.argv[1]
@@ -94,20 +104,40 @@ def free_port():
 
 
 results = []  # (time, status, code, token)
+events = []  # (time, status, alert id): ingested DDoS events
+delivered = {}  # alert id: deliveries the receiver got
 results_mu = threading.Lock()
 stop_writing = threading.Event()
 
 
-def writer(port, creds):
+def client_tls():
     tls = ssl.create_default_context()
     tls.check_hostname = False
     tls.verify_mode = ssl.CERT_NONE
+    return tls
+
+
+def call(port, method, path, body=None, ctype="application/x-www-form-urlencoded", headers=None):
+    """One request on a connection of its own: (status, document)."""
+    conn = http.client.HTTPSConnection("127.0.0.1", port, context=client_tls(), timeout=30)
+    try:
+        h = dict(headers or {})
+        if body is not None:
+            h["Content-Type"] = ctype
+        conn.request(method, path, body=body, headers=h)
+        r = conn.getresponse()
+        return r.status, json.loads(r.read() or b"{}")
+    finally:
+        conn.close()
+
+
+def writer(port, creds):
     body = urllib.parse.urlencode(creds)
     conn = None
     while not stop_writing.is_set():
         try:
             if conn is None:
-                conn = http.client.HTTPSConnection("127.0.0.1", port, context=tls, timeout=30)
+                conn = http.client.HTTPSConnection("127.0.0.1", port, context=client_tls(), timeout=30)
             conn.request("POST", "/oauth/credit/token", body=body,
                          headers={"Content-Type": "application/x-www-form-urlencoded"})
             r = conn.getresponse()
@@ -120,6 +150,57 @@ def writer(port, creds):
                 results.append((time.monotonic(), 0, repr(e), None))
             conn = None
             time.sleep(0.05)
+
+
+def ingester(port, ingest_token, site_ip):
+    """A DDoS event of its own every 0.1 s, each queuing one webhook delivery."""
+    n = 0
+    while not stop_writing.is_set():
+        n += 1
+        alert = "fo-%d" % n
+        rec = [{"kind": "ddos_event", "alert_id": alert, "attack_type": "UDP Total", "site_ip": site_ip,
+                "start_time": int(time.time()) - 60, "max_bps": 1000, "max_pps": 10, "severity": "high"}]
+        try:
+            status, _ = call(port, "POST", "/ingest/v1/records", json.dumps(rec), "application/json",
+                             {"Authorization": "Bearer " + ingest_token})
+        except (OSError, http.client.HTTPException, ValueError):
+            status = 0
+        with results_mu:
+            events.append((time.monotonic(), status, alert))
+        time.sleep(0.1)
+
+
+def receiver(d):
+    """A local HTTPS webhook receiver; its port and certificate."""
+    pem, key = d + "/receiver.pem", d + "/receiver.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", pem], check=True, capture_output=True)
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            with results_mu:
+                for alert in set(re.findall(rb'"(fo-[0-9]+)"', body)):
+                    delivered[alert.decode()] = delivered.get(alert.decode(), 0) + 1
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(pem, key)
+    httpd.socket = tls.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd.server_address[1], pem
+
+
+def log_says(path, mark, text):
+    with open(path, "rb") as f:
+        f.seek(mark)
+        return text.encode() in f.read()
 
 
 try:
@@ -147,11 +228,18 @@ try:
                                                text=True).stdout)
     portal = out("portal", "create", "--name", "Failover")["portal_id"]
     app = out("app", "create", "--kind", "portal", "--portal", portal, "--name", "FailoverApp")
+    cust = out("customer", "create", "--portal", portal, "--name", "FailoverCustomer", "--services", "op")
+    cust = cust["customer_id"]
+    out("asn", "add", "--asn", "64511", "--prefix", "10.251.0.0/24", "--prefix", "10.251.1.0/24")
+    ingest_token = out("ingest-token", "create", "--name", "failover")["token"]
+    rport, rpem = receiver(work)
     port = free_port()
+    log = work + "/node.log"
     node = subprocess.Popen([binary, "serve", "--data", work + "/node", "--listen", "127.0.0.1:%d" % port,
                              "--rate-limit", "0", "--no-dns-deploy", "--no-nginx-deploy",
-                             "--no-fastnetmon-deploy", "--no-bird-deploy"], env=env,
-                            stdout=open(work + "/node.log", "wb"), stderr=subprocess.STDOUT)
+                             "--ddos-deploy-interval", "2", "--webhook-allow", "127.0.0.1",
+                             "--webhook-ca", rpem, "--webhook-retry-base", "200", "--webhook-retry-max", "1000"],
+                            env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT)
     for _ in range(300):
         try:
             socket.create_connection(("127.0.0.1", port), 0.2).close()
@@ -159,7 +247,16 @@ try:
         except OSError:
             time.sleep(0.1)
     creds = {"app_id": app["app_id"], "secret": app["secret"], "grant_type": "client_credential"}
+    token = call(port, "POST", "/oauth/credit/token", urllib.parse.urlencode(creds))[1]["result"]["access_token"]
+    op = "/api/spe/customer/%s/op/site?access_token=%s" % (cust, token)
+    st, doc = call(port, "POST", op, "site_name=fo_events&as_num=64511&cidr=10.251.0.0/24")
+    check(st == 200, "a site for the events: %s" % doc)
+    st, doc = call(port, "POST", "/api/spe/customer/%s/webhook?access_token=%s" % (cust, token),
+                   json.dumps({"url": "https://127.0.0.1:%d/hook" % rport, "event_types": ["ddos.started"]}),
+                   "application/json")
+    check(st == 200, "a webhook for the events: %s" % doc)
     writers = [threading.Thread(target=writer, args=(port, creds)) for _ in range(4)]
+    writers.append(threading.Thread(target=ingester, args=(port, ingest_token, "10.251.0.9")))
     for w in writers:
         w.start()
     time.sleep(1.5)
@@ -180,10 +277,38 @@ try:
         if back >= 20:
             break
         time.sleep(0.1)
+    # the deployer: a site made after the promotion is rendered
+    mark = os.path.getsize(log)
+    st = 0
+    while st != 200 and time.monotonic() < deadline:
+        st, doc = call(port, "POST", op, "site_name=fo_after&as_num=64511&cidr=10.251.1.0/24")
+    check(st == 200, "a site is created after the promotion: %s" % doc)
+    while time.monotonic() < promoted + 30 and not log_says(log, mark, "fastnetmon: 2 sites"):
+        time.sleep(0.2)
+    check(log_says(log, mark, "fastnetmon: 2 sites"),
+          "the DDoS deployer renders a site made after the promotion (%s)" % log)
     time.sleep(0.5)
     stop_writing.set()
     for w in writers:
         w.join(60)
+    # the webhook worker: every acknowledged event delivered
+    acked_events = [e[2] for e in events if e[1] == 200]
+    while time.monotonic() < promoted + 60:
+        with results_mu:
+            missing = [a for a in acked_events if a not in delivered]
+        if not missing:
+            break
+        time.sleep(0.2)
+    with results_mu:
+        missing = [a for a in acked_events if a not in delivered]
+        twice = sum(n - 1 for n in delivered.values())
+    print("  webhooks: %d events acknowledged (%d around the failure answered otherwise), %d delivered, "
+          "%d delivered more than once, %d missing"
+          % (len(acked_events), sum(1 for e in events if e[1] != 200),
+             sum(1 for a in acked_events if a in delivered), twice, len(missing)))
+    check(sum(1 for e in events if e[0] > promoted and e[1] == 200) > 0, "events are ingested after the promotion")
+    check(acked_events and not missing,
+          "every acknowledged event's webhook is delivered (missing: %s)" % missing[:5])
 
     before = [r for r in results if r[0] < killed]
     during = [r for r in results if r[0] >= killed]

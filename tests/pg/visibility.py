@@ -14,6 +14,20 @@ over one PostgreSQL database, and what a client sees across them
   from the acknowledgement to B's first answer that shows it, and printed;
   one past the bound fails.
 - Node A's own reads see its write at once (the first read after it).
+- The address-block rule stays exact across nodes and customers: in each
+  of RACES rounds, node A (for one customer) and node B (for another) are
+  sent a site claiming the same block at the same moment; exactly one is
+  created, the other is refused 409 (already protected by another
+  customer), and the database holds one site for the block.
+- The write lock's two modes (src/store/pgsql/db.h): while another session
+  holds it in shared mode, as a transaction issuing credentials does, a
+  token is issued through node A at once, and a site created through node
+  B waits until that session lets go.
+- Credential writes beside each other stay exact: a refresh token sent
+  to both nodes at the same moment (both held at the write lock, then let
+  go together) is spent once, and the second use revokes the grant, so the
+  winner's new access token is refused, as when the two run one after the
+  other.
 Ends with "visibility: N passed, N failed"."""
 import http.client
 import json
@@ -23,11 +37,14 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
 BOUND_MS = 250  # PG_WATCH_FRESH_MS
 ROUNDS = 5
+RACES = 20
+WRITE_LOCK = 1347571796002  # PG_WRITE_LOCK_SQL
 
 binary, url = sys.argv[1], sys.argv[2]
 work = tempfile.mkdtemp(prefix="parapet-visibility.")
@@ -117,7 +134,9 @@ try:
     portal = admin("portal", "create", "--name", "Visibility")["portal_id"]
     app = admin("app", "create", "--kind", "portal", "--portal", portal, "--name", "VisApp")
     cust = admin("customer", "create", "--portal", portal, "--name", "Vis Customer")["customer_id"]
-    admin("asn", "add", "--asn", "64496", *sum((["--prefix", "198.18.%d.0/24" % i] for i in range(ROUNDS)), []))
+    cust2 = admin("customer", "create", "--portal", portal, "--name", "Vis Rival")["customer_id"]
+    admin("asn", "add", "--asn", "64496",
+          *sum((["--prefix", "198.18.%d.0/24" % i] for i in range(ROUNDS + RACES + 1)), []))
     a, b = Node("a"), Node("b")
     creds = {"app_id": app["app_id"], "secret": app["secret"], "grant_type": "client_credential"}
     token = a.request("POST", "/oauth/credit/token", creds)[1]["result"]["access_token"]
@@ -175,6 +194,99 @@ try:
     print("  seen on node B after (ms): " + ", ".join("%.1f" % d for d in delays) + " (bound %d ms)" % BOUND_MS)
     check(len(delays) == ROUNDS + 1 and max(delays) <= BOUND_MS,
           "every write seen on node B within %d ms (slowest %.1f)" % (BOUND_MS, max(delays or [0])))
+
+    # two customers race for one block through two nodes: exactly one wins
+    def claim(node, customer, i, out):
+        out.append(node.request("POST", "/api/spe/customer/%s/op/site?access_token=%s" % (customer, token),
+                                {"site_name": "race_%d" % i, "as_num": "64496",
+                                 "cidr": "198.18.%d.0/24" % (ROUNDS + i)}))
+
+    wins = {a: 0, b: 0}
+    for i in range(RACES):
+        got = {a: [], b: []}
+        racers = [threading.Thread(target=claim, args=(n, c, i, got[n])) for n, c in ((a, cust), (b, cust2))]
+        for t in racers:
+            t.start()
+        for t in racers:
+            t.join(30)
+        answers = [got[n][0] if got[n] else (0, {}) for n in (a, b)]
+        ok = sorted(st for st, _ in answers) == [200, 409] and \
+            all(bd.get("code") == 40900001 for st, bd in answers if st == 409)
+        check(ok, "race %d: one site created, the other refused 409: %s" % (i, answers))
+        for n in (a, b):
+            if got[n] and got[n][0][0] == 200:
+                wins[n] += 1
+    held = subprocess.run(["psql", "-qXtA", url, "-c",
+                           "SELECT count(DISTINCT rid) FROM address_blocks WHERE rid IN "
+                           "(SELECT rid FROM resources WHERE kind = 'op.site' AND name LIKE 'race\\_%')"],
+                          capture_output=True, text=True)
+    print("  %d races for one block: node A's customer won %d, node B's %d; sites holding a raced block: %s"
+          % (RACES, wins[a], wins[b], held.stdout.strip() or held.stderr.strip()))
+    check(held.stdout.strip() == str(RACES), "the database holds one site per raced block")
+
+    # credential writes share the write lock; every other write waits for it alone
+    holder = subprocess.Popen(["psql", "-qXtA", url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    holder.stdin.write("SELECT pg_advisory_lock_shared(%d);\nSELECT 'held';\n" % WRITE_LOCK)
+    holder.stdin.flush()
+    check("held" in [holder.stdout.readline().strip() for _ in range(2)],
+          "a session holds the write lock in shared mode")
+    t0 = time.monotonic()
+    status, body = a.request("POST", "/oauth/credit/token", creds)
+    took = time.monotonic() - t0
+    check(status == 200 and took < 2, "a token is issued beside the shared holder (%d in %.2f s)" % (status, took))
+    got = []
+    site = threading.Thread(target=lambda: got.append(b.request(
+        "POST", "/api/spe/customer/%s/op/site?access_token=%s" % (cust, token),
+        {"site_name": "vis_lock", "as_num": "64496", "cidr": "198.18.%d.0/24" % (ROUNDS + RACES)})))
+    site.start()
+    site.join(1.5)
+    check(not got, "a site create waits while the lock is held: %s" % got)
+    holder.stdin.write("SELECT pg_advisory_unlock_shared(%d);\n" % WRITE_LOCK)
+    holder.stdin.close()
+    holder.wait(10)
+    site.join(10)
+    check(got and got[0][0] == 200, "the site create goes through once the lock is free: %s" % got)
+
+    # one refresh token, two nodes at once
+    inst = admin("app", "create", "--kind", "installed", "--host-url", "https://app.example.test", "--name", "VisInst")
+    xspe = admin("install", "--app", inst["app_id"], "--customer", cust)["xspe"]
+    for i in range(3):
+        q = urllib.parse.urlencode({"app_id": inst["app_id"], "redirect_uri": "https://app.example.test/cb",
+                                    "response_type": "code", "scope": "install_login", "xspe": xspe,
+                                    "state": "s", "customer_id": cust})
+        a.conn.request("GET", "/oauth/connect?" + q)
+        r = a.conn.getresponse()
+        r.read()
+        code = urllib.parse.parse_qs(urllib.parse.urlparse(r.getheader("Location") or "").query).get("code", [""])[0]
+        st, doc = a.request("POST", "/oauth/access_token", {"app_id": inst["app_id"], "secret": inst["secret"],
+                                                            "code": code, "grant_type": "authorization_code"})
+        refresh = (doc.get("result") or {}).get("refresh_token")
+        check(st == 200 and refresh, "an installed app's tokens: %s" % doc)
+        holder = subprocess.Popen(["psql", "-qXtA", url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        holder.stdin.write("SELECT pg_advisory_lock(%d);\nSELECT 'held';\n" % WRITE_LOCK)
+        holder.stdin.flush()
+        [holder.stdout.readline() for _ in range(2)]
+        got = {a: [], b: []}
+        form = {"app_id": inst["app_id"], "refresh_token": refresh, "grant_type": "refresh_code"}
+        racers = [threading.Thread(target=lambda n=n: got[n].append(n.request("POST", "/oauth/refresh_token", form)))
+                  for n in (a, b)]
+        for t in racers:
+            t.start()
+        time.sleep(0.5)  # both wait at the lock
+        holder.stdin.write("SELECT pg_advisory_unlock(%d);\n" % WRITE_LOCK)
+        holder.stdin.close()
+        holder.wait(10)
+        for t in racers:
+            t.join(10)
+        answers = [got[n][0] if got[n] else (0, {}) for n in (a, b)]
+        won = [bd["result"]["access_token"] for st, bd in answers if st == 200]
+        check(len(won) == 1 and sorted(st for st, _ in answers) == [200, 401],
+              "race %d: the refresh token is spent once: %s" % (i, answers))
+        if won:
+            time.sleep(BOUND_MS / 1000)  # the revocation may have been made through node B
+            st, doc = a.request("GET", "/api/spe/customer/%s?access_token=%s" % (cust, won[0]))
+            check(st == 401, "race %d: the second use revoked the grant, the winner's token too: %d %s"
+                  % (i, st, doc.get("code")))
 except Exception as e:  # a broken set-up is a failure, with its reason
     check(False, "visibility: %r" % e)
 finally:

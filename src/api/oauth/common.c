@@ -13,6 +13,9 @@
 
 int oauth_app(struct req *r, enum app_kind kind, const char *secret, struct app *out)
 {
+    /* every token endpoint starts here, in its write transaction: what it
+     * writes needs no exclusion from another token endpoint's (store.h) */
+    r->store->ops->credential_writes(r->store);
     const char *app_id = field_str(r, "app_id");
     int rc = r->store->ops->app_get(r->store, app_id, out);
     if (rc == STORE_ERROR)

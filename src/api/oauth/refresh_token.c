@@ -26,8 +26,15 @@ int oauth_refresh_token(struct req *r)
         r->keep_changes = true;
         valid = false;
     }
-    if (valid && r->store->ops->token_mark_used(r->store, digest) != STORE_OK)
+    /* spent meanwhile by a concurrent request with the same token (it read
+     * the token before that one's commit): a replay too */
+    if (valid && (rc = r->store->ops->token_mark_used(r->store, digest)) != STORE_OK) {
+        if (rc == STORE_CONFLICT) {
+            r->store->ops->token_revoke_grant(r->store, old.grant_id);
+            r->keep_changes = true;
+        }
         valid = false;
+    }
     if (!valid)
         return reply_error(r, E_REFRESH_INVALID, "refresh_token: not valid, expired or already used");
 

@@ -142,6 +142,87 @@ static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg
                           p ? p->formats : NULL, 0);
 }
 
+static const char commit_sql[] = "COMMIT";
+
+/* Runs the statements of `pre` (no parameters; only their success counts)
+ * and then the prepared statement `name` in one round trip (libpq's
+ * pipeline mode, one sync at the end); the last one's result, or NULL when
+ * a statement of `pre` failed (logged) or nothing came back. */
+static PGresult *exec_after(struct store *s, const char *const *pre, size_t npre, const char *name,
+                            const struct pg_params *p)
+{
+    PGconn *c = PG(s)->conn;
+    if (!PQenterPipelineMode(c))
+        return NULL;
+    bool sent = true;
+    for (size_t i = 0; i < npre && sent; i++)
+        sent = PQsendQueryParams(c, pre[i], 0, NULL, NULL, NULL, NULL, 0) == 1;
+    sent = sent && PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                                       p ? p->formats : NULL, 0) == 1;
+    sent = sent && PQpipelineSync(c) == 1;
+    PGresult *last = NULL;
+    bool pre_ok = true;
+    for (size_t got = 0; sent;) {
+        PGresult *res = PQgetResult(c);
+        if (!res) {
+            if (PQstatus(c) != CONNECTION_OK)
+                break;
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(res);
+            break;
+        }
+        if (got < npre) {
+            /* a COMMIT of a transaction that failed answers "ROLLBACK" */
+            bool ok = (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) &&
+                      !(pre[got] == commit_sql && strcmp(PQcmdStatus(res), "ROLLBACK") == 0);
+            if (!ok && pre_ok) {
+                log_error(s, pre[got], res);
+                pre_ok = false;
+            }
+            PQclear(res);
+        } else {
+            PQclear(last);
+            last = res;
+        }
+        got++;
+    }
+    PQexitPipelineMode(c);
+    if (!pre_ok) {
+        PQclear(last);
+        return NULL;
+    }
+    return last;
+}
+
+static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
+static const char write_lock_shared_sql[] = PG_WRITE_LOCK_SHARED_SQL;
+
+/* The write lock of a write transaction is sent with its first statement
+ * (pg_begin): one round trip fewer while other nodes wait for it. That
+ * statement's snapshot is taken after the lock is granted (READ COMMITTED:
+ * a snapshot per statement), so it sees every write that held the lock
+ * before. */
+static PGresult *exec_in_tx(struct store *s, const char *sql, const struct pg_params *p)
+{
+    char name[16];
+    if (!PG(s)->lock_pending)
+        return exec_prepared(s, sql, p);
+    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
+        return NULL;
+    PG(s)->lock_pending = false;
+    const char *pre[] = {PG(s)->lock_shared ? write_lock_shared_sql : write_lock_sql};
+    return exec_after(s, pre, 1, name, p);
+}
+
+void pg_credential_writes(struct store *s)
+{
+    if (PG(s)->lock_pending)
+        PG(s)->lock_shared = true;
+}
+
 static int begin_now(struct store *s);
 
 PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
@@ -153,7 +234,7 @@ PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, 
      * a broken connection again itself: nothing else would. */
     if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
         return NULL;
-    PGresult *res = exec_prepared(s, sql, p);
+    PGresult *res = exec_in_tx(s, sql, p);
     if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
         /* the server had closed the connection (a restart) before this
          * statement reached it: once more, on a new one */
@@ -405,7 +486,6 @@ static int ensure_connected(struct store *s)
 static const char version_sql[] = "SELECT last_value + 1 FROM data_version";
 static const char begin_read_sql[] = "BEGIN ISOLATION LEVEL REPEATABLE READ";
 static const char begin_write_sql[] = "BEGIN";
-static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
 /* the HTTP layer's writes: durable through the group flush (pgsql/flush.c) */
 static const char async_commit_sql[] = "SET LOCAL synchronous_commit = off";
 
@@ -415,7 +495,6 @@ static int begin_pipelined(struct store *s, bool write, int64_t *version)
     const char *steps[] = {version_sql,
                            NULL,
                            write ? begin_write_sql : begin_read_sql,
-                           write ? write_lock_sql : NULL,
                            write && PG(s)->deferred ? async_commit_sql : NULL,
                            NULL};
     if (!PQenterPipelineMode(c))
@@ -477,7 +556,7 @@ int pg_begin(struct store *s, bool write)
     uint64_t known;
     if (!write && pg_version_watch_start(d->conninfo) == 0 && pg_version_known(&known)) {
         d->in_tx = d->begin_pending = true;
-        d->wrote = d->write_tx = false;
+        d->wrote = d->write_tx = d->lock_pending = false;
         d->version = known;
         return STORE_OK;
     }
@@ -495,6 +574,8 @@ int pg_begin(struct store *s, bool write)
     d->in_tx = true;
     d->wrote = false;
     d->write_tx = write;
+    d->lock_pending = write; /* sent with the first statement (exec_in_tx) */
+    d->lock_shared = false;
     d->version = (uint64_t)version;
     if (write)
         clock_gettime(CLOCK_MONOTONIC, &d->began);
@@ -503,9 +584,15 @@ int pg_begin(struct store *s, bool write)
 
 /* The change counter's bump, and the WAL position after the commit (the
  * ticket of a deferred commit: pgsql/flush.c); the bump is announced to
- * every node's watcher (version_watch.h). */
-static const char bump_sql[] = "SELECT v, (pg_current_wal_insert_lsn() - '0/0')::text, "
-                               "pg_notify('parapet_version', v::text) FROM nextval('data_version') v";
+ * every node's watcher (version_watch.h). A deferred commit's bump is
+ * announced by the group flush that makes it durable instead: NOTIFY takes
+ * a transaction id, so the bump's own transaction would commit
+ * synchronously, each one waiting for a WAL flush of its own while holding
+ * the database's one notification lock (the writes of every thread then
+ * went at the disk's flush rate). */
+static const char bump_notify_sql[] = "SELECT v, (pg_current_wal_insert_lsn() - '0/0')::text, "
+                                      "pg_notify('parapet_version', v::text) FROM nextval('data_version') v";
+static const char bump_sql[] = "SELECT v, (pg_current_wal_insert_lsn() - '0/0')::text FROM nextval('data_version') v";
 
 int pg_commit(struct store *s)
 {
@@ -517,20 +604,33 @@ int pg_commit(struct store *s)
         d->begin_pending = false;
         return STORE_OK;
     }
+    d->lock_pending = false;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    int rc = run_simple(s, "COMMIT");
     d->ticket = 0;
-    if (rc == STORE_OK && d->wrote) {
+    if (!d->wrote)
+        return run_simple(s, "COMMIT");
+    /* The counter's bump after the commit, so that a reader who sees the new
+     * value also sees the new rows (pgsql/db.h); both in one round trip. A
+     * failed COMMIT answers ROLLBACK, and its bump costs nothing but a
+     * needless drop of the caches. */
+    PGresult *res = NULL;
+    char name[16];
+    const char *pre[] = {commit_sql}, *bump = d->deferred && d->write_tx ? bump_sql : bump_notify_sql;
+    if (PQstatus(d->conn) != CONNECTION_OK)
+        return d->wrote = false, STORE_ERROR;
+    /* a failed transaction can prepare nothing (and a failed prepare fails
+     * it): its COMMIT answers ROLLBACK, an error */
+    if (PQtransactionStatus(d->conn) == PQTRANS_INERROR || prepared_slot(s, bump, name) != 0)
+        return d->wrote = false, run_simple(s, commit_sql);
+    res = exec_after(s, pre, 1, name, NULL);
+    int rc = res ? STORE_OK : STORE_ERROR;
+    if (rc == STORE_OK) {
         if (!(d->deferred && d->write_tx)) {
             /* the commit waited for its own WAL flush: one commit per sync */
             clock_gettime(CLOCK_MONOTONIC, &t1);
             metrics_store_sync(1, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
         }
-        /* after the commit, so that a reader who sees the new value also
-         * sees the new rows (pgsql/db.h) */
-        int brc;
-        PGresult *res = pg_query(s, bump_sql, NULL, &brc);
         if (res && PQntuples(res) == 1)
             pg_version_saw((uint64_t)pg_int(res, 0, 0) + 1); /* this node's reads see it at once */
         if (d->deferred && d->write_tx) /* no position: wait for a flush of everything (UINT64_MAX > flushed) */

@@ -4,10 +4,12 @@
  * pgsql_*.c file named like its sqlite_*.c counterpart.
  *
  * Semantics kept from the SQLite backend (docs/deploy.md):
- * - A write transaction holds one advisory lock for its whole life, so write
- *   transactions of every node run one at a time, as SQLite's do: the
- *   handlers' count-then-insert and check-then-update rules stay exact
- *   without retries.
+ * - A write transaction holds one advisory lock from its first statement
+ *   (sent with it) to its end, so write transactions of every node run one
+ *   at a time, as SQLite's do: the handlers' count-then-insert and
+ *   check-then-update rules stay exact without retries. Transactions
+ *   that only issue credentials hold it in shared mode: they run beside
+ *   each other, never beside another write (store.h, credential_writes).
  * - A read transaction is REPEATABLE READ: one snapshot, like SQLite's.
  * - data_version is a sequence bumped after each commit that wrote: a cache
  *   entry tagged with the value read before its read is dropped by the next
@@ -26,8 +28,11 @@
 
 #include "store/store.h"
 
-/* Held by every write transaction until it ends ("PRPT" and a role). */
+/* Held by every write transaction until it ends ("PRPT" and a role);
+ * in shared mode by those that only issue credentials (store.h,
+ * credential_writes). */
 #define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(1347571796002)"
+#define PG_WRITE_LOCK_SHARED_SQL "SELECT pg_advisory_xact_lock_shared(1347571796002)"
 
 enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24 };
 
@@ -37,6 +42,11 @@ struct pg_store {
     char *conninfo;
     bool in_tx, wrote, write_tx;
     bool begin_pending; /* a read transaction whose BEGIN waits for its first statement */
+    /* a write transaction whose write lock waits for its first statement:
+     * code that uses `conn` directly in a write transaction (COPY) must run
+     * one pg_query first */
+    bool lock_pending;
+    bool lock_shared;   /* and takes it in shared mode (credential_writes) */
     bool deferred;   /* durability through the group flush (pgsql/flush.c) */
     uint64_t ticket; /* of the last deferred commit that wrote: a WAL position */
     struct timespec began; /* of the write transaction (metrics) */
@@ -91,6 +101,7 @@ int pg_rollback(struct store *s);
 uint64_t pg_data_version(struct store *s);
 void pg_defer_durability(struct store *s, bool on);
 void pg_writes_coming(struct store *s, bool on);
+void pg_credential_writes(struct store *s);
 uint64_t pg_commit_ticket(struct store *s);
 int pg_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
 

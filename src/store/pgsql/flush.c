@@ -56,7 +56,10 @@ static bool flusher_connected(void)
     return true;
 }
 
-/* One durable commit after every ticket handed out so far; the WAL insert
+/* One durable commit after every ticket handed out so far, announcing the
+ * change counter's bumps of the commits it covers (pg_commit leaves that to
+ * it, version_watch.h: other nodes hear of them once they are durable, and
+ * within PG_WATCH_FRESH_MS by their own reads anyway); the WAL insert
  * position it covers, or 0 when it failed. The transaction must write WAL
  * of its own: PostgreSQL commits one that only took an xid (txid_current)
  * asynchronously, neither flushing nor waiting for a synchronous standby
@@ -67,7 +70,8 @@ static uint64_t flush_wal(void)
     if (!flusher_connected())
         return 0;
     PGresult *res = PQexec(fl.conn, "BEGIN; SELECT txid_current(), (pg_current_wal_insert_lsn() - '0/0')::text, "
-                                    "pg_logical_emit_message(true, 'parapet', 'flush')");
+                                    "pg_logical_emit_message(true, 'parapet', 'flush'), "
+                                    "pg_notify('parapet_version', (SELECT last_value FROM data_version)::text)");
     uint64_t lsn = PQresultStatus(res) == PGRES_TUPLES_OK ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : 0;
     PQclear(res);
     res = PQexec(fl.conn, lsn ? "COMMIT" : "ROLLBACK");

@@ -13,6 +13,7 @@ const struct store_ops pgsql_ops = {
     .commit_ticket = pg_commit_ticket,
     .durable_notify = pg_durable_notify,
     .writes_coming = pg_writes_coming,
+    .credential_writes = pg_credential_writes,
     .portal_create = pg_portal_create,
     .portal_get = pg_portal_get,
     .portal_list = pg_portal_list,

@@ -1,7 +1,8 @@
 /* pgsql/version_watch.h — the change counter (data_version) as this process
  * knows it without asking: a thread with a connection of its own LISTENs
  * on parapet_version, where every commit that wrote announces its bump
- * (pg_commit), and reads the counter itself every PG_WATCH_BEAT_MS. A read
+ * (pg_commit; the HTTP layer's writes, by the group flush that makes them
+ * durable: pgsql/flush.c), and reads the counter itself every PG_WATCH_BEAT_MS. A read
  * transaction takes the known value instead of a round trip (and sends no
  * BEGIN until its first statement), so a GET answered from the caches
  * costs PostgreSQL nothing.

@@ -71,6 +71,7 @@ uint64_t sqlite_data_version(struct store *s);
 uint64_t sqlite_accounts_version(struct store *s);
 void sqlite_defer_durability(struct store *s, bool on);
 void sqlite_writes_coming(struct store *s, bool on);
+void sqlite_credential_writes(struct store *s);
 uint64_t sqlite_commit_ticket(struct store *s);
 int sqlite_durable_notify(struct store *s, uint64_t ticket, void (*done)(void *arg, bool ok), void *arg);
 

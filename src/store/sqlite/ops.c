@@ -13,6 +13,7 @@ const struct store_ops sqlite_ops = {
     .commit_ticket = sqlite_commit_ticket,
     .durable_notify = sqlite_durable_notify,
     .writes_coming = sqlite_writes_coming,
+    .credential_writes = sqlite_credential_writes,
     .portal_create = sq_portal_create,
     .portal_get = sq_portal_get,
     .portal_list = sq_portal_list,
