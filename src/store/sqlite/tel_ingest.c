@@ -1,13 +1,16 @@
 /* sqlite/tel_ingest.c — telemetry writes on SQLite (store_ops.tel_ingest,
  * tel_purge). Flows new to the store are summed into the roll-ups in
- * memory, one upsert per key per write transaction (at its commit); WAF entries are grouped into events
- * by the quiet-gap rule (docs/telemetry.md). */
+ * memory, one upsert per key per write transaction (at its commit; the
+ * roll-ups by destination one per site and period, their destinations as
+ * cells: store/tel_cells.h); WAF entries are grouped into events by the
+ * quiet-gap rule (docs/telemetry.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/crypto.h"
 #include "store/sqlite/db.h"
+#include "store/tel_cells.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
@@ -15,7 +18,8 @@
 
 /* The keys of the roll-ups; each item is its key then its counts
  * (tel_sums.h). A site minute is a minute with dst all zero: they go to
- * tel_site_hours, an hour's minutes in one row (tel_vector.h). */
+ * tel_site_hours, an hour's minutes in one row (tel_vector.h); the minutes
+ * with their destination to tel_dst_minutes, a site minute's in one row. */
 struct minute_item {
     struct minute_key {
         int64_t site_rid, minute;
@@ -35,7 +39,16 @@ struct hour_item {
     struct hour_key {
         int64_t site_rid, hour; /* a day's start in tel_flow_days */
         int32_t dim;
-        char key[NET_TEXT_MAX];
+        char key[40]; /* an application (at most 32) or a country, or an int64 */
+    } key;
+    struct tel_counts c;
+};
+
+/* An hour or a day by destination (tel_dst_hours, tel_dst_days). */
+struct dst_item {
+    struct dst_key {
+        int64_t site_rid, start;
+        uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */
     } key;
     struct tel_counts c;
 };
@@ -43,7 +56,7 @@ struct hour_item {
 /* What the flows of a write transaction add to the roll-ups, written once
  * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
 struct tel_pending {
-    struct tel_sums minutes, site_minutes, hours, days;
+    struct tel_sums minutes, site_minutes, hours, days, dst_hours, dst_days;
 };
 
 enum { PENDING_MAX = 1 << 18 };
@@ -93,6 +106,16 @@ static int cmp_hour(const void *pa, const void *pb)
     return memcmp(a->key, b->key, sizeof a->key);
 }
 
+static int cmp_dst(const void *pa, const void *pb)
+{
+    const struct dst_key *a = pa, *b = pb;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return memcmp(a->dst, b->dst, sizeof a->dst);
+}
+
 static int flush_pending(struct store *s);
 static void drop_pending(struct store *s);
 static const struct sqlite_pending_steps pending_steps = {.flush = flush_pending, .drop = drop_pending};
@@ -106,6 +129,8 @@ static struct tel_pending *pending(struct store *s)
         tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
         tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
+        tel_sums_init(&d->tel_pending->dst_hours, sizeof(struct dst_item), sizeof(struct dst_key));
+        tel_sums_init(&d->tel_pending->dst_days, sizeof(struct dst_item), sizeof(struct dst_key));
     }
     return d->tel_pending;
 }
@@ -121,25 +146,19 @@ static void copy_text(char *dst, size_t size, const char *src)
 static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
 {
     int64_t v;
-    struct ip_addr a;
     switch (k->dim) {
     case DIM_AS:
     case DIM_PROTOCOL:
         memcpy(&v, k->key, sizeof v);
         snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
         break;
-    case DIM_DST:
-        memset(&a, 0, sizeof a);
-        a.family = (uint8_t)k->key[0];
-        memcpy(a.b, k->key + 1, 16);
-        ip_format(&a, out);
-        break;
-    default: copy_text(out, NET_TEXT_MAX, k->key);
+    default: copy_text(out, sizeof k->key, k->key);
     }
 }
 
 /* Adds one new flow to the roll-ups' sums: its minute with and without its
- * destination, and its hour and day by each dimension. */
+ * destination, and its hour and day by each dimension (by destination:
+ * dst_hours, dst_days). */
 static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
@@ -156,8 +175,21 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
     memcpy(m.key.dst, f->dst, TEL_ADDR_KEY);
     if (tel_sums_add(&p->minutes, &m) != 0)
         return -1;
+    struct dst_item di;
+    memset(&di, 0, sizeof di);
+    di.key.site_rid = r->place.site_rid;
+    di.key.start = f->time - f->time % 3600;
+    memcpy(di.key.dst, f->dst, TEL_ADDR_KEY);
+    di.c = c;
+    if (tel_sums_add(&p->dst_hours, &di) != 0)
+        return -1;
+    di.key.start -= di.key.start % 86400;
+    if (tel_sums_add(&p->dst_days, &di) != 0)
+        return -1;
     struct hour_item h;
     for (int d = 1; d <= DIMS; d++) {
+        if (d == DIM_DST)
+            continue;
         memset(&h, 0, sizeof h);
         h.key.site_rid = r->place.site_rid;
         h.key.dim = d;
@@ -167,7 +199,6 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
         switch (d) {
         case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
         case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
-        case DIM_DST: memcpy(h.key.key, f->dst, TEL_ADDR_KEY); break;
         default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
         }
         if (tel_sums_add(&p->hours, &h) != 0)
@@ -192,28 +223,79 @@ static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
 
 #define ADD_VECTOR " ON CONFLICT DO UPDATE SET mins = tel_minutes_add(mins, excluded.mins), flows = flows + excluded.flows"
 
-/* Per minute and destination (tel_flow_minutes), in key order. */
+#define ADD_CELLS " ON CONFLICT DO UPDATE SET cells = tel_cells_add(cells, excluded.cells)"
+
+/* One row of a destination roll-up: a site, a period's start, its cells. */
+static int upsert_cells(struct store *s, const char *sql, int64_t site_rid, int64_t start,
+                        const struct tel_cells_buf *cells)
+{
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
+        return STORE_ERROR;
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, start);
+    sqlite3_bind_blob(st, 3, cells->v, (int)cells->n, SQLITE_STATIC);
+    return db_exec_stmt(s, st);
+}
+
+/* Per minute and destination (tel_dst_minutes): each run of one site and
+ * minute in key order becomes the cells of one row. */
 static int upsert_minutes(struct store *s, struct tel_sums *m)
 {
-    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
-                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
+    static const char sql[] =
+        "INSERT INTO tel_dst_minutes (site_rid, minute, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
     if (tel_sums_sort(m, cmp_minute) != 0)
         return STORE_ERROR;
-    for (size_t i = 0; i < m->n; i++) {
-        const struct minute_item *it = tel_sums_sorted(m, i);
-        sqlite3_stmt *st = db_stmt(s, sql);
-        if (!st)
-            return STORE_ERROR;
-        sqlite3_bind_int64(st, 1, it->key.site_rid);
-        sqlite3_bind_int64(st, 2, it->key.minute);
-        sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
-        sqlite3_bind_int(st, 4, it->key.action);
-        BIND_TEXT(st, 5, it->key.policy);
-        bind_sums(st, 6, &it->c);
-        if (db_exec_stmt(s, st) != STORE_OK)
-            return STORE_ERROR;
+    struct tel_cells_buf cells = {0};
+    int rc = STORE_OK;
+    for (size_t i = 0; i < m->n && rc == STORE_OK;) {
+        const struct minute_item *first = tel_sums_sorted(m, i);
+        cells.n = 0;
+        for (; i < m->n && rc == STORE_OK; i++) {
+            const struct minute_item *it = tel_sums_sorted(m, i);
+            if (it->key.site_rid != first->key.site_rid || it->key.minute != first->key.minute)
+                break;
+            struct tel_cell c = {.action = it->key.action, .c = it->c};
+            memcpy(c.dst, it->key.dst, TEL_ADDR_KEY);
+            copy_text(c.policy, sizeof c.policy, it->key.policy);
+            if (tel_cells_append(&cells, &c) != 0)
+                rc = STORE_ERROR;
+        }
+        if (rc == STORE_OK)
+            rc = upsert_cells(s, sql, first->key.site_rid, first->key.minute, &cells);
     }
-    return STORE_OK;
+    tel_cells_buf_free(&cells);
+    return rc;
+}
+
+/* Per hour or day and destination (tel_dst_hours, tel_dst_days), one row
+ * per site and period. */
+static int upsert_dst(struct store *s, struct tel_sums *m, bool days)
+{
+    static const char hour_sql[] =
+        "INSERT INTO tel_dst_hours (site_rid, hour, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
+    static const char day_sql[] = "INSERT INTO tel_dst_days (site_rid, day, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
+    if (tel_sums_sort(m, cmp_dst) != 0)
+        return STORE_ERROR;
+    struct tel_cells_buf cells = {0};
+    int rc = STORE_OK;
+    for (size_t i = 0; i < m->n && rc == STORE_OK;) {
+        const struct dst_item *first = tel_sums_sorted(m, i);
+        cells.n = 0;
+        for (; i < m->n && rc == STORE_OK; i++) {
+            const struct dst_item *it = tel_sums_sorted(m, i);
+            if (it->key.site_rid != first->key.site_rid || it->key.start != first->key.start)
+                break;
+            struct tel_cell c = {.c = it->c};
+            memcpy(c.dst, it->key.dst, TEL_ADDR_KEY);
+            if (tel_cells_append(&cells, &c) != 0)
+                rc = STORE_ERROR;
+        }
+        if (rc == STORE_OK)
+            rc = upsert_cells(s, days ? day_sql : hour_sql, first->key.site_rid, first->key.start, &cells);
+    }
+    tel_cells_buf_free(&cells);
+    return rc;
 }
 
 /* The site minutes as rows of tel_site_hours: each run of one site, hour,
@@ -287,7 +369,8 @@ static int flush_pending(struct store *s)
         return STORE_OK;
     int rc = upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
-                     upsert_hours(s, &p->days, true) == STORE_OK
+                     upsert_hours(s, &p->days, true) == STORE_OK && upsert_dst(s, &p->dst_hours, false) == STORE_OK &&
+                     upsert_dst(s, &p->dst_days, true) == STORE_OK
                  ? STORE_OK
                  : STORE_ERROR;
     drop_pending(s);
@@ -303,6 +386,8 @@ static void drop_pending(struct store *s)
     tel_sums_free(&p->site_minutes);
     tel_sums_free(&p->hours);
     tel_sums_free(&p->days);
+    tel_sums_free(&p->dst_hours);
+    tel_sums_free(&p->dst_days);
     free(p);
     DB(s)->tel_pending = NULL;
     DB(s)->pending = NULL;
@@ -481,7 +566,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && p->hours.n + p->minutes.n > PENDING_MAX)
+    if (rc == STORE_OK && p->hours.n + p->minutes.n + p->dst_hours.n > PENDING_MAX)
         rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store/sqlite/db.h"
+#include "store/tel_cells.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
@@ -21,11 +22,10 @@
  * rate of the flows toward its range during the event (its start's minute
  * to its end's, or now's), whichever is larger; so the detail's traffic
  * series and the lists agree (docs/decisions.md, "Dashboards"). */
-#define EV_PEAK(col, sum)                                                                                    \
-    "max(e." col ", coalesce((SELECT sum(m." sum ") FROM tel_flow_minutes m WHERE m.site_rid = e.site_rid "  \
-    "AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, CAST(strftime("  \
-    "'%s', 'now') AS INTEGER)) AND m.dst BETWEEN e.ip_lo AND e.ip_hi GROUP BY m.minute ORDER BY 1 DESC "      \
-    "LIMIT 1), 0) / 60)"
+#define EV_PEAK(col, what, times)                                                                            \
+    "max(e." col ", coalesce((SELECT max(tel_cells_sum(m.cells, e.ip_lo, e.ip_hi, " what ")) FROM "          \
+    "tel_dst_minutes m WHERE m.site_rid = e.site_rid AND m.minute >= e.start_time - e.start_time % 60 AND "   \
+    "m.minute <= coalesce(e.end_time, CAST(strftime('%s', 'now') AS INTEGER))), 0) " times " / 60)"
 
 static void bind_events(sqlite3_stmt *st, const struct tel_event_query *q, char *sites)
 {
@@ -56,8 +56,8 @@ int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t 
 {
     static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
     static const char list_sql[] =
-        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
-        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "0", "* 8") " AS max_bps, "
+        EV_PEAK("max_pps", "1", "") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
         "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT ?9 OFFSET ?10";
     *rows = NULL;
     char *sites = NULL;
@@ -200,8 +200,8 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
  * B-tree first (a month of six sites: 180 ms of the 200). Without a
  * destination range the site-level roll-up answers (no row per address). */
 #define MINUTES_SQL(sites)                                                                                   \
-    "SELECT m.minute, m.action, m.bytes, m.packets FROM tel_flow_minutes m WHERE " sites                     \
-    " AND m.minute >= ?2 AND m.minute < ?3 AND m.dst BETWEEN ?4 AND ?5 AND (?6 IS NULL OR m.policy = ?6)"
+    "SELECT m.minute, m.cells FROM tel_dst_minutes m WHERE " sites " AND m.minute >= ?2 AND m.minute < ?3 "  \
+    "AND ?4 IS NOT NULL AND ?5 IS NOT NULL"
 #define SITE_HOURS_SQL(sites)                                                                                \
     "SELECT m.hour, m.action, m.mins FROM tel_site_hours m WHERE " sites                                     \
     " AND m.hour > ?2 - 3600 AND m.hour < ?3 AND (?6 IS NULL OR m.policy = ?6) AND ?4 IS NULL"
@@ -226,6 +226,26 @@ static int minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_m
         *out = slots; /* shrinking failed: keep the larger block */
     *n = used;
     return STORE_OK;
+}
+
+/* The cells of a row of tel_dst_minutes (minute, cells) toward the query's
+ * range and of its policy added to the slots. 0, or -1 malformed. */
+static int minute_cells_add(struct tel_minute *slots, int64_t first, int64_t to, sqlite3_stmt *st,
+                            const struct tel_minutes_query *q)
+{
+    const uint8_t *v = sqlite3_column_blob(st, 1);
+    size_t n = (size_t)sqlite3_column_bytes(st, 1), at = 0;
+    int64_t minute = sqlite3_column_int64(st, 0);
+    struct tel_cell c;
+    int rc;
+    while ((rc = tel_cell_next(v, n, &at, &c)) == 1) {
+        if (memcmp(c.dst, q->range->lo, TEL_ADDR_KEY) < 0 || (q->policy && strcmp(c.policy, q->policy) != 0))
+            continue;
+        if (memcmp(c.dst, q->range->hi, TEL_ADDR_KEY) > 0)
+            break;
+        tel_minutes_add_to(slots, first, to, minute, c.action ? 1 : 0, c.c.bytes, c.c.packets);
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
@@ -262,8 +282,10 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int action = sqlite3_column_int(st, 1) ? 1 : 0;
         if (q->range) {
-            tel_minutes_add_to(slots, first, to, sqlite3_column_int64(st, 0), action, sqlite3_column_int64(st, 2),
-                               sqlite3_column_int64(st, 3));
+            if (minute_cells_add(slots, first, to, st, q) != 0) {
+                rc = SQLITE_CORRUPT;
+                break;
+            }
         } else if (tel_vec_valid((size_t)sqlite3_column_bytes(st, 2))) {
             tel_vec_add_to_minutes(slots, first, q->from, to, sqlite3_column_int64(st, 0), action,
                                    sqlite3_column_blob(st, 2));
@@ -328,6 +350,12 @@ static void col_key(sqlite3_stmt *st, char *out, size_t size)
  * them all into a temporary B-tree, twice (a month of a site's
  * destinations: 50,000 rows, 56 ms). */
 #define HOURS_ROWS_SQL "SELECT h.key, h.bytes, h.packets, h.flows FROM " HOURLY_ROWS
+/* The same window by destination: the cells of tel_dst_days and
+ * tel_dst_hours (?4 to ?8 unused). */
+#define DST_ROWS_SQL                                                                                         \
+    "SELECT cells FROM tel_dst_hours WHERE site_rid = ?1 AND hour >= ?2 AND hour < ?9 UNION ALL SELECT cells " \
+    "FROM tel_dst_days WHERE site_rid = ?1 AND day >= ?9 AND day < ?10 UNION ALL SELECT cells FROM "          \
+    "tel_dst_hours WHERE site_rid = ?1 AND hour >= ?10 AND hour < ?3"
 
 static const char *const top_raw_sql[] = {
     [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
@@ -337,6 +365,7 @@ static const char *const top_raw_sql[] = {
 };
 static const char top_raw_all_sql[] = TOP_RAW_ALL;
 static const char hours_rows_sql[] = HOURS_ROWS_SQL;
+static const char dst_rows_sql[] = DST_ROWS_SQL;
 
 static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
 {
@@ -384,20 +413,69 @@ static int by_size_then_key(const void *pa, const void *pb, void *by_packets)
     return strcmp(a->key, b->key);
 }
 
+struct dst_sum {
+    uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */
+    struct tel_counts c;
+};
+
+/* The destination cells of the window's rows summed per destination, then
+ * made key items (the address's text) in m. 0, -1 out of memory or a
+ * malformed row, or SQLite's error. */
+static int dst_hours(sqlite3_stmt *st, struct tel_sums *m, struct tel_counts *total)
+{
+    struct tel_sums d;
+    tel_sums_init(&d, sizeof(struct dst_sum), sizeof ((struct dst_sum *)0)->dst);
+    int rc = SQLITE_DONE, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const uint8_t *v = sqlite3_column_blob(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0), at = 0;
+        struct tel_cell c;
+        int got = 0;
+        while (!failed && (got = tel_cell_next(v, n, &at, &c)) == 1) {
+            struct dst_sum it;
+            memset(&it, 0, sizeof it);
+            memcpy(it.dst, c.dst, TEL_ADDR_KEY);
+            it.c = c.c;
+            failed = tel_sums_add(&d, &it);
+        }
+        failed |= got < 0;
+    }
+    sqlite3_reset(st);
+    for (size_t i = 0; i < d.n && !failed; i++) {
+        const struct dst_sum *it = tel_sums_item(&d, i);
+        struct key_item k;
+        memset(&k, 0, sizeof k);
+        key_text(it->dst, TEL_ADDR_KEY, k.key, sizeof k.key);
+        k.c = it->c;
+        total->bytes += k.c.bytes;
+        total->packets += k.c.packets;
+        total->flows += k.c.flows;
+        failed = tel_sums_add(m, &k);
+    }
+    tel_sums_free(&d);
+    return failed ? -1 : rc == SQLITE_DONE ? 0 : rc;
+}
+
 /* The hourly path of sq_tel_op_top: every roll-up row of the window summed
  * per key here, then the largest `limit` (ties by key, as ORDER BY ... 1). */
 static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                      struct tel_top_row *all)
 {
-    sqlite3_stmt *st = db_stmt(s, hours_rows_sql);
+    bool by_dst = q->dim == TEL_DIM_DST;
+    sqlite3_stmt *st = db_stmt(s, by_dst ? dst_rows_sql : hours_rows_sql);
     if (!st)
         return STORE_ERROR;
     bind_top(st, q);
     struct tel_sums m;
     tel_sums_init(&m, sizeof(struct key_item), sizeof ((struct key_item *)0)->key);
     struct tel_counts total = {0};
-    int rc, failed = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && !failed) {
+    int rc = SQLITE_DONE, failed = 0;
+    if (by_dst) {
+        int got = dst_hours(st, &m, &total);
+        failed = got == -1;
+        rc = got > 0 ? got : SQLITE_DONE;
+    }
+    while (!by_dst && (rc = sqlite3_step(st)) == SQLITE_ROW && !failed) {
         struct key_item it;
         memset(&it, 0, sizeof it);
         db_col_text(st, 0, it.key, sizeof it.key);
