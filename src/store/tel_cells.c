@@ -1,8 +1,12 @@
 /* tel_cells.c — see tel_cells.h. */
 #include "store/tel_cells.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/net.h"
+#include "store/tel_vector.h"
 
 static void put64(uint8_t *p, int64_t v)
 {
@@ -152,4 +156,93 @@ int tel_cells_sum(const uint8_t *v, size_t n, const uint8_t *lo, const uint8_t *
         sum->flows += c.c.flows;
     }
     return rc < 0 ? -1 : 0;
+}
+
+int tel_cells_to_minutes(struct tel_minute *slots, int64_t first, int64_t to, int64_t minute, const uint8_t *v,
+                         size_t n, const struct tel_range *range, const char *policy)
+{
+    struct tel_cell c;
+    size_t at = 0;
+    int rc;
+    while ((rc = tel_cell_next(v, n, &at, &c)) == 1) {
+        if (memcmp(c.dst, range->lo, TEL_ADDR_KEY) < 0 || (policy && strcmp(c.policy, policy) != 0))
+            continue;
+        if (memcmp(c.dst, range->hi, TEL_ADDR_KEY) > 0)
+            break; /* in destination order: none further is in range */
+        tel_minutes_add_to(slots, first, to, minute, c.action ? 1 : 0, c.c.bytes, c.c.packets);
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+void tel_cells_by_dst_init(struct tel_sums *m)
+{
+    tel_sums_init(m, sizeof(struct tel_dst_sum), sizeof ((struct tel_dst_sum *)0)->dst);
+}
+
+int tel_cells_by_dst(struct tel_sums *m, const uint8_t *v, size_t n)
+{
+    struct tel_cell c;
+    size_t at = 0;
+    int rc;
+    while ((rc = tel_cell_next(v, n, &at, &c)) == 1) {
+        struct tel_dst_sum it;
+        memset(&it, 0, sizeof it);
+        memcpy(it.dst, c.dst, TEL_ADDR_KEY);
+        it.c = c.c;
+        if (tel_sums_add(m, &it) != 0)
+            return -1;
+    }
+    return rc < 0 ? -1 : 0;
+}
+
+struct ranked {
+    char key[NET_TEXT_MAX];
+    struct tel_counts c;
+};
+
+static int by_size_then_key(const void *pa, const void *pb, void *by_packets)
+{
+    const struct ranked *a = pa, *b = pb;
+    bool packets = *(const bool *)by_packets;
+    int64_t x = packets ? a->c.packets : a->c.bytes, y = packets ? b->c.packets : b->c.bytes;
+    if (x != y)
+        return x > y ? -1 : 1;
+    return strcmp(a->key, b->key);
+}
+
+int tel_cells_top(const struct tel_sums *m, bool by_packets, long limit, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all)
+{
+    *n = 0;
+    struct ranked *r = malloc((m->n ? m->n : 1) * sizeof *r);
+    *out = limit > 0 ? calloc((size_t)limit, sizeof **out) : NULL;
+    if (!r || !*out) {
+        free(r);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    struct tel_counts total = {0};
+    for (size_t i = 0; i < m->n; i++) {
+        const struct tel_dst_sum *it = tel_sums_item(m, i);
+        struct ip_addr a = {.family = it->dst[0]};
+        memcpy(a.b, it->dst + 1, 16);
+        ip_format(&a, r[i].key);
+        r[i].c = it->c;
+        total.bytes += it->c.bytes;
+        total.packets += it->c.packets;
+        total.flows += it->c.flows;
+    }
+    qsort_r(r, m->n, sizeof *r, by_size_then_key, &by_packets);
+    for (size_t i = 0; i < m->n && *n < (size_t)limit; i++) {
+        struct tel_top_row *row = &(*out)[(*n)++];
+        snprintf(row->key, sizeof row->key, "%s", r[i].key);
+        row->bytes = r[i].c.bytes;
+        row->packets = r[i].c.packets;
+        row->flows = r[i].c.flows;
+    }
+    if (all)
+        *all = (struct tel_top_row){.bytes = total.bytes, .packets = total.packets, .flows = total.flows};
+    free(r);
+    return 0;
 }

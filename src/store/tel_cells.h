@@ -16,6 +16,7 @@
 
 #include "store/tel_sums.h"
 #include "store/telemetry.h"
+#include "store/telemetry_op.h"
 
 enum { TEL_CELL_POLICY = 32, TEL_CELL_MAX = TEL_ADDR_KEY + 2 + TEL_CELL_POLICY + 24 };
 
@@ -50,5 +51,28 @@ struct tel_cells_buf {
 /* Appends c (the caller keeps the order). 0, or -1 out of memory. */
 int tel_cells_append(struct tel_cells_buf *b, const struct tel_cell *c);
 void tel_cells_buf_free(struct tel_cells_buf *b);
+
+/* ---- what the dashboards' reads share (both stores) ---- */
+
+/* Adds the cells of one minute's row (v[0..n)) toward range and of policy
+ * (NULL: any) to the dense slots of tel_minutes_add_to (tel_vector.h). 0,
+ * or -1 malformed. */
+int tel_cells_to_minutes(struct tel_minute *slots, int64_t first, int64_t to, int64_t minute, const uint8_t *v,
+                         size_t n, const struct tel_range *range, const char *policy);
+
+/* Sums per destination: a tel_sums map of these (tel_cells_by_dst_init). */
+struct tel_dst_sum {
+    uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */
+    struct tel_counts c;
+};
+void tel_cells_by_dst_init(struct tel_sums *m);
+/* Adds the cells of v[0..n) to m, per destination. 0, or -1 malformed or
+ * out of memory. */
+int tel_cells_by_dst(struct tel_sums *m, const uint8_t *v, size_t n);
+/* The destinations of m ranked as a top list: the largest `limit` by bytes
+ * (or packets), ties by the address's text; *all the sums of them all.
+ * *out is calloc'd (limit rows). 0, or -1 out of memory. */
+int tel_cells_top(const struct tel_sums *m, bool by_packets, long limit, struct tel_top_row **out, size_t *n,
+                  struct tel_top_row *all);
 
 #endif

@@ -3,8 +3,9 @@
  * - flows go in slices, one statement a slice: the slice's columns as
  *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
  *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
- *   and the new ones summed into the four roll-ups in the same statement
- *   (a site hour's minutes as one vector, pg/011);
+ *   and the new ones summed into the roll-ups in the same statement (a
+ *   site hour's minutes as one vector, pg/011; a site's destinations of a
+ *   minute, hour or day as one row of cells, pg/013);
  * - bandwidth samples go in slices of distinct keys, one upsert a slice;
  * - events and flow-downs are one upsert each, whose affected rows say
  *   whether the record changed anything;
@@ -16,7 +17,7 @@
 
 #include "store/pgsql/db.h"
 
-enum { FLOW_SLICE = 4096, FLOW_COLS = 18 };
+enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
 
 /* ---- array parameters (PostgreSQL's array text: {a,"b",...}) ---- */
 
@@ -98,32 +99,45 @@ static const char *arr_end(struct pg_array *a)
 
 /* ---- flows and their roll-ups ---- */
 
+#define ADD_CELLS(col) " ON CONFLICT (site_rid, " col ") DO UPDATE SET cells = tel_cells_add(t.cells, excluded.cells)"
+
 #define ADD_SUMS(table)                                                                                      \
     " DO UPDATE SET bytes = " table ".bytes + excluded.bytes, packets = " table ".packets + excluded.packets, " \
     "flows = " table ".flows + excluded.flows"
 
 /* The slice's records in order (u.ord); the first of equal keys is the one
  * stored, and `new` holds exactly the stored ones. The hourly keys are
- * sqlite/tel_ingest.c's: app, source AS and protocol in decimal, country,
- * and the destination as ip_format() writes it ($18, formatted here). The
+ * sqlite/tel_ingest.c's: app, source AS and protocol in decimal, country;
+ * the destinations go to the cells of tel_dst_minutes, tel_dst_hours and
+ * tel_dst_days, in the order of store/tel_cells.h (bytewise). The
  * main statement (the daily upsert, which touches a row for every new
  * flow) answers the number of new flows on each of its rows, none when
  * there was none. */
 static const char flows_sql[] =
     "WITH u AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], "
     "$6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], "
-    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[]) WITH ORDINALITY AS "
+    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[]) WITH ORDINALITY AS "
     "u(site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, "
-    "country, app, action, policy, dst_text, ord)), "
+    "country, app, action, policy, ord)), "
     "ins AS (INSERT INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, "
     "protocol, bytes, packets, src_as, country, app, action, policy) SELECT site_rid, ts, fid, holder_rid, "
     "router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, country, app, action, policy "
     "FROM u ORDER BY ord ON CONFLICT DO NOTHING RETURNING site_rid, ts, fid), "
     "new AS (SELECT DISTINCT ON (u.site_rid, u.ts, u.fid) u.* FROM ins JOIN u USING (site_rid, ts, fid) "
     "ORDER BY u.site_rid, u.ts, u.fid, u.ord), "
-    "by_dst AS (INSERT INTO tel_flow_minutes AS t (site_rid, minute, dst, action, policy, bytes, packets, flows) "
-    "SELECT site_rid, ts - ts % 60, dst, action, policy, sum(bytes), sum(packets), count(*) FROM new "
-    "GROUP BY 1, 2, 3, 4, 5 ON CONFLICT (site_rid, minute, dst, action, policy)" ADD_SUMS("t") "), "
+    "by_dst AS (INSERT INTO tel_dst_minutes AS t (site_rid, minute, cells) SELECT site_rid, minute, "
+    "string_agg(tel_cell(dst, action::int, policy, b, p, n), ''::bytea ORDER BY dst, action, policy COLLATE "
+    "\"C\") FROM (SELECT site_rid, ts - ts % 60 AS minute, dst, action, policy, sum(bytes)::bigint AS b, "
+    "sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5) g GROUP BY 1, 2" ADD_CELLS("minute") "), "
+    "dst_hours AS (SELECT site_rid, ts - ts % 3600 AS hour, dst, sum(bytes)::bigint AS b, sum(packets)::bigint "
+    "AS p, count(*) AS n FROM new GROUP BY 1, 2, 3), "
+    "by_dst_hour AS (INSERT INTO tel_dst_hours AS t (site_rid, hour, cells) SELECT site_rid, hour, "
+    "string_agg(tel_cell(dst, 0, '', b, p, n), ''::bytea ORDER BY dst) FROM dst_hours GROUP BY 1, 2"
+    ADD_CELLS("hour") "), "
+    "by_dst_day AS (INSERT INTO tel_dst_days AS t (site_rid, day, cells) SELECT site_rid, day, "
+    "string_agg(tel_cell(dst, 0, '', b, p, n), ''::bytea ORDER BY dst) FROM (SELECT site_rid, hour - hour % "
+    "86400 AS day, dst, sum(b)::bigint AS b, sum(p)::bigint AS p, sum(n)::bigint AS n FROM dst_hours GROUP BY "
+    "1, 2, 3) d GROUP BY 1, 2" ADD_CELLS("day") "), "
     "site_mins AS (SELECT site_rid, ts - ts % 3600 AS hour, action, policy, (ts % 3600 / 60)::int AS i, "
     "sum(bytes)::bigint AS b, sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5), "
     "by_site AS (INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) "
@@ -131,7 +145,7 @@ static const char flows_sql[] =
     "sum(n)::bigint FROM site_mins GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, hour, action, policy) DO UPDATE "
     "SET mins = tel_minutes_add(t.mins, excluded.mins), flows = t.flows + excluded.flows), "
     "keyed AS (SELECT n.site_rid, n.ts - n.ts % 3600 AS hour, k.dim, k.key, n.bytes, n.packets FROM new n "
-    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), (4, n.dst_text), "
+    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), "
     "(5, n.protocol::text)) AS k(dim, key)), "
     "hours AS (INSERT INTO tel_flow_hours AS t (site_rid, dim, hour, key, bytes, packets, flows) "
     "SELECT site_rid, dim, hour, key, sum(bytes), sum(packets), count(*) FROM keyed GROUP BY 1, 2, 3, 4 "
@@ -140,13 +154,6 @@ static const char flows_sql[] =
     "SELECT site_rid, dim, hour - hour % 86400, key, sum(bytes), sum(packets), count(*) FROM keyed "
     "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t")
     " RETURNING (SELECT count(*) FROM new)";
-
-static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
-{
-    struct ip_addr a = {.family = key[0]};
-    memcpy(a.b, key + 1, 16);
-    ip_format(&a, out);
-}
 
 /* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
  * them); *flows counts them, *stored the new ones. */
@@ -162,8 +169,6 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             if (r->kind != TEL_FLOW)
                 continue;
             const struct tel_flow *f = &r->u.flow;
-            char dst[NET_TEXT_MAX];
-            key_text(f->dst, dst);
             arr_int(&col[0], r->place.site_rid);
             arr_int(&col[1], f->time);
             arr_int(&col[2], (int64_t)f->fid);
@@ -181,7 +186,6 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             arr_text(&col[14], f->app);
             arr_int(&col[15], f->action);
             arr_text(&col[16], f->policy);
-            arr_text(&col[17], dst);
             in_slice++;
         }
         int rc = STORE_OK;

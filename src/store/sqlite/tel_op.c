@@ -228,26 +228,6 @@ static int minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_m
     return STORE_OK;
 }
 
-/* The cells of a row of tel_dst_minutes (minute, cells) toward the query's
- * range and of its policy added to the slots. 0, or -1 malformed. */
-static int minute_cells_add(struct tel_minute *slots, int64_t first, int64_t to, sqlite3_stmt *st,
-                            const struct tel_minutes_query *q)
-{
-    const uint8_t *v = sqlite3_column_blob(st, 1);
-    size_t n = (size_t)sqlite3_column_bytes(st, 1), at = 0;
-    int64_t minute = sqlite3_column_int64(st, 0);
-    struct tel_cell c;
-    int rc;
-    while ((rc = tel_cell_next(v, n, &at, &c)) == 1) {
-        if (memcmp(c.dst, q->range->lo, TEL_ADDR_KEY) < 0 || (q->policy && strcmp(c.policy, q->policy) != 0))
-            continue;
-        if (memcmp(c.dst, q->range->hi, TEL_ADDR_KEY) > 0)
-            break;
-        tel_minutes_add_to(slots, first, to, minute, c.action ? 1 : 0, c.c.bytes, c.c.packets);
-    }
-    return rc < 0 ? -1 : 0;
-}
-
 int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
 {
     static const char *const sql[2][2] = {{SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
@@ -282,7 +262,8 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int action = sqlite3_column_int(st, 1) ? 1 : 0;
         if (q->range) {
-            if (minute_cells_add(slots, first, to, st, q) != 0) {
+            if (tel_cells_to_minutes(slots, first, to, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+                                     (size_t)sqlite3_column_bytes(st, 1), q->range, q->policy) != 0) {
                 rc = SQLITE_CORRUPT;
                 break;
             }
@@ -413,47 +394,28 @@ static int by_size_then_key(const void *pa, const void *pb, void *by_packets)
     return strcmp(a->key, b->key);
 }
 
-struct dst_sum {
-    uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */
-    struct tel_counts c;
-};
-
-/* The destination cells of the window's rows summed per destination, then
- * made key items (the address's text) in m. 0, -1 out of memory or a
- * malformed row, or SQLite's error. */
-static int dst_hours(sqlite3_stmt *st, struct tel_sums *m, struct tel_counts *total)
+/* The hourly path of sq_tel_op_top by destination: the cells of the
+ * window's rows summed per destination, then ranked. */
+static int top_dst_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                         struct tel_top_row *all)
 {
-    struct tel_sums d;
-    tel_sums_init(&d, sizeof(struct dst_sum), sizeof ((struct dst_sum *)0)->dst);
-    int rc = SQLITE_DONE, failed = 0;
-    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const uint8_t *v = sqlite3_column_blob(st, 0);
-        size_t n = (size_t)sqlite3_column_bytes(st, 0), at = 0;
-        struct tel_cell c;
-        int got = 0;
-        while (!failed && (got = tel_cell_next(v, n, &at, &c)) == 1) {
-            struct dst_sum it;
-            memset(&it, 0, sizeof it);
-            memcpy(it.dst, c.dst, TEL_ADDR_KEY);
-            it.c = c.c;
-            failed = tel_sums_add(&d, &it);
-        }
-        failed |= got < 0;
-    }
+    sqlite3_stmt *st = db_stmt(s, dst_rows_sql);
+    if (!st)
+        return STORE_ERROR;
+    bind_top(st, q);
+    struct tel_sums m;
+    tel_cells_by_dst_init(&m);
+    int rc, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        failed = tel_cells_by_dst(&m, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
     sqlite3_reset(st);
-    for (size_t i = 0; i < d.n && !failed; i++) {
-        const struct dst_sum *it = tel_sums_item(&d, i);
-        struct key_item k;
-        memset(&k, 0, sizeof k);
-        key_text(it->dst, TEL_ADDR_KEY, k.key, sizeof k.key);
-        k.c = it->c;
-        total->bytes += k.c.bytes;
-        total->packets += k.c.packets;
-        total->flows += k.c.flows;
-        failed = tel_sums_add(m, &k);
+    if (!failed && rc != SQLITE_DONE) {
+        tel_sums_free(&m);
+        return db_log_error(s, "tel_op_top");
     }
-    tel_sums_free(&d);
-    return failed ? -1 : rc == SQLITE_DONE ? 0 : rc;
+    failed = failed || tel_cells_top(&m, q->by_packets, q->limit, out, n, all) != 0;
+    tel_sums_free(&m);
+    return failed ? STORE_ERROR : STORE_OK;
 }
 
 /* The hourly path of sq_tel_op_top: every roll-up row of the window summed
@@ -461,21 +423,15 @@ static int dst_hours(sqlite3_stmt *st, struct tel_sums *m, struct tel_counts *to
 static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                      struct tel_top_row *all)
 {
-    bool by_dst = q->dim == TEL_DIM_DST;
-    sqlite3_stmt *st = db_stmt(s, by_dst ? dst_rows_sql : hours_rows_sql);
+    sqlite3_stmt *st = db_stmt(s, hours_rows_sql);
     if (!st)
         return STORE_ERROR;
     bind_top(st, q);
     struct tel_sums m;
     tel_sums_init(&m, sizeof(struct key_item), sizeof ((struct key_item *)0)->key);
     struct tel_counts total = {0};
-    int rc = SQLITE_DONE, failed = 0;
-    if (by_dst) {
-        int got = dst_hours(st, &m, &total);
-        failed = got == -1;
-        rc = got > 0 ? got : SQLITE_DONE;
-    }
-    while (!by_dst && (rc = sqlite3_step(st)) == SQLITE_ROW && !failed) {
+    int rc, failed = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && !failed) {
         struct key_item it;
         memset(&it, 0, sizeof it);
         db_col_text(st, 0, it.key, sizeof it.key);
@@ -516,7 +472,7 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
     if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
         return STORE_ERROR;
     if (q->hourly)
-        return top_hours(s, q, out, n, all);
+        return q->dim == TEL_DIM_DST ? top_dst_hours(s, q, out, n, all) : top_hours(s, q, out, n, all);
     sqlite3_stmt *st;
     if (all) {
         memset(all, 0, sizeof *all);
