@@ -157,8 +157,8 @@ static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
 }
 
 /* Adds one new flow to the roll-ups' sums: its minute with and without its
- * destination, and its hour and day by each dimension (by destination:
- * dst_hours, dst_days). */
+ * destination, and its hour by each dimension (by destination: dst_hours);
+ * the days are summed from the hours at the flush (days_of_hours). */
 static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
@@ -183,9 +183,6 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
     di.c = c;
     if (tel_sums_add(&p->dst_hours, &di) != 0)
         return -1;
-    di.key.start -= di.key.start % 86400;
-    if (tel_sums_add(&p->dst_days, &di) != 0)
-        return -1;
     struct hour_item h;
     for (int d = 1; d <= DIMS; d++) {
         if (d == DIM_DST)
@@ -202,9 +199,6 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
         default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
         }
         if (tel_sums_add(&p->hours, &h) != 0)
-            return -1;
-        h.key.hour -= h.key.hour % 86400; /* the day's start */
-        if (tel_sums_add(&p->days, &h) != 0)
             return -1;
     }
     return 0;
@@ -361,13 +355,31 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     return STORE_OK;
 }
 
+/* The days of the hours' sums (far fewer keys than flows). */
+static int days_of_hours(struct tel_pending *p)
+{
+    for (size_t i = 0; i < p->hours.n; i++) {
+        struct hour_item h = *(const struct hour_item *)tel_sums_item(&p->hours, i);
+        h.key.hour -= h.key.hour % 86400; /* the day's start */
+        if (tel_sums_add(&p->days, &h) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < p->dst_hours.n; i++) {
+        struct dst_item d = *(const struct dst_item *)tel_sums_item(&p->dst_hours, i);
+        d.key.start -= d.key.start % 86400;
+        if (tel_sums_add(&p->dst_days, &d) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Before COMMIT (db.c, through pending_steps). */
 static int flush_pending(struct store *s)
 {
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
+    int rc = days_of_hours(p) == 0 && upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
                      upsert_hours(s, &p->days, true) == STORE_OK && upsert_dst(s, &p->dst_hours, false) == STORE_OK &&
                      upsert_dst(s, &p->dst_days, true) == STORE_OK
