@@ -11,19 +11,18 @@
 #include "base/crypto.h"
 #include "store/sqlite/db.h"
 #include "store/tel_cells.h"
+#include "store/tel_dst_sums.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
 /* ---- flow roll-ups ---- */
 
 /* The keys of the roll-ups; each item is its key then its counts
- * (tel_sums.h). A site minute is a minute with dst all zero: they go to
- * tel_site_hours, an hour's minutes in one row (tel_vector.h); the minutes
- * with their destination to tel_dst_minutes, a site minute's in one row. */
+ * (tel_sums.h). The site minutes go to tel_site_hours, an hour's minutes in
+ * one row (tel_vector.h). The sums by destination are tel_dst_sums.h's. */
 struct minute_item {
     struct minute_key {
         int64_t site_rid, minute;
-        uint8_t dst[TEL_ADDR_KEY];
         uint8_t action;
         char policy[33];
     } key;
@@ -44,37 +43,16 @@ struct hour_item {
     struct tel_counts c;
 };
 
-/* An hour or a day by destination (tel_dst_hours, tel_dst_days). */
-struct dst_item {
-    struct dst_key {
-        int64_t site_rid, start;
-        uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */
-    } key;
-    struct tel_counts c;
-};
 
 /* What the flows of a write transaction add to the roll-ups, written once
  * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
 struct tel_pending {
-    struct tel_sums minutes, site_minutes, hours, days, dst_hours, dst_days;
+    struct tel_sums site_minutes, hours, days;
+    struct tel_dst_sums dst;
 };
 
 enum { PENDING_MAX = 1 << 18 };
 
-static int cmp_minute(const void *pa, const void *pb)
-{
-    const struct minute_key *a = pa, *b = pb;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    if (a->minute != b->minute)
-        return a->minute < b->minute ? -1 : 1;
-    int c = memcmp(a->dst, b->dst, TEL_ADDR_KEY);
-    if (c)
-        return c;
-    if (a->action != b->action)
-        return a->action - b->action;
-    return strcmp(a->policy, b->policy);
-}
 
 /* Site minutes by site, hour, action, policy, then minute: the minutes of
  * one row of tel_site_hours in a run. */
@@ -106,15 +84,6 @@ static int cmp_hour(const void *pa, const void *pb)
     return memcmp(a->key, b->key, sizeof a->key);
 }
 
-static int cmp_dst(const void *pa, const void *pb)
-{
-    const struct dst_key *a = pa, *b = pb;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    if (a->start != b->start)
-        return a->start < b->start ? -1 : 1;
-    return memcmp(a->dst, b->dst, sizeof a->dst);
-}
 
 static int flush_pending(struct store *s);
 static void drop_pending(struct store *s);
@@ -125,12 +94,10 @@ static struct tel_pending *pending(struct store *s)
     struct sqlite_store *d = DB(s);
     if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
         d->pending = &pending_steps;
-        tel_sums_init(&d->tel_pending->minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
         tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
-        tel_sums_init(&d->tel_pending->dst_hours, sizeof(struct dst_item), sizeof(struct dst_key));
-        tel_sums_init(&d->tel_pending->dst_days, sizeof(struct dst_item), sizeof(struct dst_key));
+        tel_dst_sums_init(&d->tel_pending->dst);
     }
     return d->tel_pending;
 }
@@ -157,8 +124,8 @@ static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
 }
 
 /* Adds one new flow to the roll-ups' sums: its minute with and without its
- * destination, and its hour by each dimension (by destination: dst_hours);
- * the days are summed from the hours at the flush (days_of_hours). */
+ * destination (tel_dst_sums), and its hour by each dimension; the days are
+ * summed from the hours at the flush (days_of_hours). */
 static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
@@ -170,18 +137,7 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
     m.key.action = (uint8_t)f->action;
     copy_text(m.key.policy, sizeof m.key.policy, f->policy);
     m.c = c;
-    if (tel_sums_add(&p->site_minutes, &m) != 0)
-        return -1;
-    memcpy(m.key.dst, f->dst, TEL_ADDR_KEY);
-    if (tel_sums_add(&p->minutes, &m) != 0)
-        return -1;
-    struct dst_item di;
-    memset(&di, 0, sizeof di);
-    di.key.site_rid = r->place.site_rid;
-    di.key.start = f->time - f->time % 3600;
-    memcpy(di.key.dst, f->dst, TEL_ADDR_KEY);
-    di.c = c;
-    if (tel_sums_add(&p->dst_hours, &di) != 0)
+    if (tel_sums_add(&p->site_minutes, &m) != 0 || tel_dst_sums_add(&p->dst, r->place.site_rid, f) != 0)
         return -1;
     struct hour_item h;
     for (int d = 1; d <= DIMS; d++) {
@@ -219,77 +175,39 @@ static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
 
 #define ADD_CELLS " ON CONFLICT DO UPDATE SET cells = tel_cells_add(cells, excluded.cells)"
 
-/* One row of a destination roll-up: a site, a period's start, its cells. */
-static int upsert_cells(struct store *s, const char *sql, int64_t site_rid, int64_t start,
-                        const struct tel_cells_buf *cells)
+/* One row of a destination roll-up (tel_dst_sums_rows): a site, a period's
+ * start, its cells added to the row's. */
+struct cells_upsert {
+    struct store *s;
+    const char *sql;
+};
+
+static int upsert_cells(void *ctx, int64_t site_rid, int64_t start, const uint8_t *cells, size_t n)
 {
-    sqlite3_stmt *st = db_stmt(s, sql);
+    const struct cells_upsert *u = ctx;
+    sqlite3_stmt *st = db_stmt(u->s, u->sql);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, site_rid);
     sqlite3_bind_int64(st, 2, start);
-    sqlite3_bind_blob(st, 3, cells->v, (int)cells->n, SQLITE_STATIC);
-    return db_exec_stmt(s, st);
+    sqlite3_bind_blob(st, 3, cells, (int)n, SQLITE_STATIC);
+    return db_exec_stmt(u->s, st) == STORE_OK ? 0 : STORE_ERROR;
 }
 
-/* Per minute and destination (tel_dst_minutes): each run of one site and
- * minute in key order becomes the cells of one row. */
-static int upsert_minutes(struct store *s, struct tel_sums *m)
+/* The roll-ups by destination: one row per site and minute, hour, day. */
+static int upsert_dst(struct store *s, struct tel_dst_sums *d)
 {
-    static const char sql[] =
-        "INSERT INTO tel_dst_minutes (site_rid, minute, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
-    if (tel_sums_sort(m, cmp_minute) != 0)
-        return STORE_ERROR;
-    struct tel_cells_buf cells = {0};
-    int rc = STORE_OK;
-    for (size_t i = 0; i < m->n && rc == STORE_OK;) {
-        const struct minute_item *first = tel_sums_sorted(m, i);
-        cells.n = 0;
-        for (; i < m->n && rc == STORE_OK; i++) {
-            const struct minute_item *it = tel_sums_sorted(m, i);
-            if (it->key.site_rid != first->key.site_rid || it->key.minute != first->key.minute)
-                break;
-            struct tel_cell c = {.action = it->key.action, .c = it->c};
-            memcpy(c.dst, it->key.dst, TEL_ADDR_KEY);
-            copy_text(c.policy, sizeof c.policy, it->key.policy);
-            if (tel_cells_append(&cells, &c) != 0)
-                rc = STORE_ERROR;
-        }
-        if (rc == STORE_OK)
-            rc = upsert_cells(s, sql, first->key.site_rid, first->key.minute, &cells);
+    static const char *const sql[] = {
+        [TEL_DST_MINUTES] = "INSERT INTO tel_dst_minutes (site_rid, minute, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+        [TEL_DST_HOURS] = "INSERT INTO tel_dst_hours (site_rid, hour, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+        [TEL_DST_DAYS] = "INSERT INTO tel_dst_days (site_rid, day, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+    };
+    for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS; period++) {
+        struct cells_upsert u = {s, sql[period]};
+        if (tel_dst_sums_rows(d, period, upsert_cells, &u) != 0)
+            return STORE_ERROR;
     }
-    tel_cells_buf_free(&cells);
-    return rc;
-}
-
-/* Per hour or day and destination (tel_dst_hours, tel_dst_days), one row
- * per site and period. */
-static int upsert_dst(struct store *s, struct tel_sums *m, bool days)
-{
-    static const char hour_sql[] =
-        "INSERT INTO tel_dst_hours (site_rid, hour, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
-    static const char day_sql[] = "INSERT INTO tel_dst_days (site_rid, day, cells) VALUES (?1, ?2, ?3)" ADD_CELLS;
-    if (tel_sums_sort(m, cmp_dst) != 0)
-        return STORE_ERROR;
-    struct tel_cells_buf cells = {0};
-    int rc = STORE_OK;
-    for (size_t i = 0; i < m->n && rc == STORE_OK;) {
-        const struct dst_item *first = tel_sums_sorted(m, i);
-        cells.n = 0;
-        for (; i < m->n && rc == STORE_OK; i++) {
-            const struct dst_item *it = tel_sums_sorted(m, i);
-            if (it->key.site_rid != first->key.site_rid || it->key.start != first->key.start)
-                break;
-            struct tel_cell c = {.c = it->c};
-            memcpy(c.dst, it->key.dst, TEL_ADDR_KEY);
-            if (tel_cells_append(&cells, &c) != 0)
-                rc = STORE_ERROR;
-        }
-        if (rc == STORE_OK)
-            rc = upsert_cells(s, days ? day_sql : hour_sql, first->key.site_rid, first->key.start, &cells);
-    }
-    tel_cells_buf_free(&cells);
-    return rc;
+    return STORE_OK;
 }
 
 /* The site minutes as rows of tel_site_hours: each run of one site, hour,
@@ -364,12 +282,6 @@ static int days_of_hours(struct tel_pending *p)
         if (tel_sums_add(&p->days, &h) != 0)
             return -1;
     }
-    for (size_t i = 0; i < p->dst_hours.n; i++) {
-        struct dst_item d = *(const struct dst_item *)tel_sums_item(&p->dst_hours, i);
-        d.key.start -= d.key.start % 86400;
-        if (tel_sums_add(&p->dst_days, &d) != 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -379,10 +291,9 @@ static int flush_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = days_of_hours(p) == 0 && upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
+    int rc = days_of_hours(p) == 0 && upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
-                     upsert_hours(s, &p->days, true) == STORE_OK && upsert_dst(s, &p->dst_hours, false) == STORE_OK &&
-                     upsert_dst(s, &p->dst_days, true) == STORE_OK
+                     upsert_hours(s, &p->days, true) == STORE_OK
                  ? STORE_OK
                  : STORE_ERROR;
     drop_pending(s);
@@ -394,12 +305,10 @@ static void drop_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return;
-    tel_sums_free(&p->minutes);
     tel_sums_free(&p->site_minutes);
     tel_sums_free(&p->hours);
     tel_sums_free(&p->days);
-    tel_sums_free(&p->dst_hours);
-    tel_sums_free(&p->dst_days);
+    tel_dst_sums_free(&p->dst);
     free(p);
     DB(s)->tel_pending = NULL;
     DB(s)->pending = NULL;
@@ -578,7 +487,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && p->hours.n + p->minutes.n + p->dst_hours.n > PENDING_MAX)
+    if (rc == STORE_OK && p->hours.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX)
         rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }
