@@ -282,12 +282,78 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
 
 /* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
  * them); *flows counts them, *stored the new ones. */
+/* The sums by destination of a batch, kept until its end (the call of no
+ * records, store.h) so that a period's row is read and written once a
+ * batch, not once a chunk. Per thread and store, tagged with the write
+ * transaction (its start): sums left by a batch that was rolled back are
+ * dropped by the next. A thread writing more stores at once than there are
+ * slots writes at each chunk. */
+enum { PENDING_SLOTS = 4, PENDING_MAX = 1 << 18 };
+static __thread struct pending_dst {
+    struct store *s;
+    struct timespec began;
+    struct tel_dst_sums d;
+} pending[PENDING_SLOTS];
+
+static struct tel_dst_sums *pending_for(struct store *s)
+{
+    const struct timespec *began = &PG(s)->began;
+    struct pending_dst *free_slot = NULL;
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        struct pending_dst *p = &pending[i];
+        if (p->s == s) {
+            if (p->began.tv_sec != began->tv_sec || p->began.tv_nsec != began->tv_nsec) {
+                tel_dst_sums_clear(&p->d); /* another transaction's: rolled back */
+                p->began = *began;
+            }
+            return &p->d;
+        }
+        if (!p->s && !free_slot)
+            free_slot = p;
+    }
+    if (!free_slot)
+        return NULL;
+    free_slot->s = s;
+    free_slot->began = *began;
+    tel_dst_sums_init(&free_slot->d);
+    return &free_slot->d;
+}
+
+static int write_all_dst(struct store *s, struct tel_dst_sums *d)
+{
+    int rc = STORE_OK;
+    for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS && rc == STORE_OK; period++)
+        rc = write_dst(s, d, period);
+    tel_dst_sums_clear(d);
+    return rc;
+}
+
+/* The batch's end: its sums written. */
+static int end_batch(struct store *s)
+{
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        struct pending_dst *p = &pending[i];
+        if (p->s != s)
+            continue;
+        int rc = p->began.tv_sec == PG(s)->began.tv_sec && p->began.tv_nsec == PG(s)->began.tv_nsec
+                     ? write_all_dst(s, &p->d)
+                     : STORE_OK;
+        tel_dst_sums_free(&p->d);
+        p->s = NULL;
+        return rc;
+    }
+    return STORE_OK;
+}
+
 static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
 {
     *flows = *stored = 0;
     size_t i = 0;
-    struct tel_dst_sums dst;
-    tel_dst_sums_init(&dst);
+    struct tel_dst_sums local, *dst = pending_for(s);
+    if (!dst) {
+        tel_dst_sums_init(&local);
+        dst = &local;
+    }
     static __thread const struct tel_record *slice[FLOW_SLICE];
     int rc = STORE_OK;
     while (i < n && rc == STORE_OK) {
@@ -330,7 +396,7 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
                 int64_t ord = pg_int(res, k, 0); /* from 1 */
                 if (ord < 1 || ord > (int64_t)in_slice ||
-                    tel_dst_sums_add(&dst, slice[ord - 1]->place.site_rid, &slice[ord - 1]->u.flow) != 0)
+                    tel_dst_sums_add(dst, slice[ord - 1]->place.site_rid, &slice[ord - 1]->u.flow) != 0)
                     rc = STORE_ERROR;
             }
             if (res)
@@ -341,9 +407,10 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
         for (int c = 0; c < FLOW_COLS; c++)
             free(col[c].p);
     }
-    for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS && rc == STORE_OK; period++)
-        rc = write_dst(s, &dst, period);
-    tel_dst_sums_free(&dst);
+    if (rc == STORE_OK && (dst == &local || tel_dst_sums_keys(dst) > PENDING_MAX))
+        rc = write_all_dst(s, dst); /* no slot, or bounded memory for a batch of any size */
+    if (dst == &local)
+        tel_dst_sums_free(&local);
     return rc;
 }
 
@@ -538,6 +605,8 @@ static int cover_months(struct store *s, const struct tel_record *recs, size_t n
 int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
 {
     memset(out, 0, sizeof *out);
+    if (!recs && n == 0)
+        return end_batch(s);
     for (size_t i = 0; i < n; i++) {
         const struct tel_record *r = &recs[i];
         int added = 0;
