@@ -364,7 +364,9 @@ struct store_ops {
      * Stores attributed records in the open write transaction: duplicates
      * (by their ids) are counted and change nothing, except that a DDoS or
      * flow-down event's end_time closes it and a larger peak raises it;
-     * flows feed the roll-ups; WAF entries are grouped into WAF events. */
+     * flows feed the roll-ups; WAF entries are grouped into WAF events.
+     * A batch ends with a call of no records (recs NULL, n 0), before the
+     * caller commits: a backend may keep sums until then. */
     int (*tel_ingest)(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out);
     /* Removes telemetry older than `before` and rows of sites that no longer
      * exist, at most `max_rows` rows per call; *removed counts them. */

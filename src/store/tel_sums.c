@@ -9,9 +9,10 @@ void tel_sums_init(struct tel_sums *m, size_t item_size, size_t key_size)
     *m = (struct tel_sums){.item_size = item_size, .key_size = key_size};
 }
 
-/* FNV-1a over 8-byte words (keys are zero-padded structs; a tail shorter
- * than a word is taken byte by byte), then a final mix for the low bits the
- * mask keeps. */
+/* Over 8-byte words (keys are zero-padded structs; a tail shorter than a
+ * word is taken byte by byte, FNV-1a), each multiplied and folded so that
+ * its high bytes reach the low bits too, then a final mix for the low bits
+ * the mask keeps. */
 static uint64_t key_hash(const void *key, size_t n)
 {
     const unsigned char *p = key;
@@ -19,7 +20,8 @@ static uint64_t key_hash(const void *key, size_t n)
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         memcpy(&w, p + i, 8);
-        h = (h ^ w) * 1099511628211u;
+        h = (h ^ w) * 0x9e3779b97f4a7c15u;
+        h ^= h >> 29;
     }
     for (; i < n; i++)
         h = (h ^ p[i]) * 1099511628211u;
@@ -38,11 +40,16 @@ struct tel_counts *tel_sums_counts(const struct tel_sums *m, size_t i)
     return (struct tel_counts *)((char *)tel_sums_item(m, i) + m->key_size);
 }
 
-/* The slot holding key, or the empty slot where it would go. */
-static size_t find_slot(const struct tel_sums *m, const void *key)
+#define SLOT_INDEX(v) ((uint32_t)(v))
+#define SLOT_TAG(h) ((h) & 0xffffffff00000000u)
+
+/* The slot holding key (whose hash is h), or the empty slot where it would go. */
+static size_t find_slot(const struct tel_sums *m, const void *key, uint64_t h)
 {
-    size_t mask = m->nslots - 1, at = (size_t)key_hash(key, m->key_size) & mask;
-    while (m->slots[at] && memcmp(tel_sums_item(m, m->slots[at] - 1), key, m->key_size) != 0)
+    size_t mask = m->nslots - 1, at = (size_t)h & mask;
+    uint64_t v;
+    while ((v = m->slots[at]) &&
+           (SLOT_TAG(v) != SLOT_TAG(h) || memcmp(tel_sums_item(m, SLOT_INDEX(v) - 1), key, m->key_size) != 0))
         at = (at + 1) & mask;
     return at;
 }
@@ -50,8 +57,10 @@ static size_t find_slot(const struct tel_sums *m, const void *key)
 static void reslot(struct tel_sums *m)
 {
     memset(m->slots, 0, m->nslots * sizeof *m->slots);
-    for (size_t i = 0; i < m->n; i++)
-        m->slots[find_slot(m, tel_sums_item(m, i))] = (uint32_t)(i + 1);
+    for (size_t i = 0; i < m->n; i++) {
+        uint64_t h = key_hash(tel_sums_item(m, i), m->key_size);
+        m->slots[find_slot(m, tel_sums_item(m, i), h)] = SLOT_TAG(h) | (uint32_t)(i + 1);
+    }
 }
 
 static int grow(struct tel_sums *m)
@@ -66,7 +75,7 @@ static int grow(struct tel_sums *m)
     }
     if (2 * (m->n + 1) > m->nslots) {
         size_t nslots = m->nslots ? m->nslots * 2 : 512;
-        uint32_t *slots = calloc(nslots, sizeof *slots);
+        uint64_t *slots = calloc(nslots, sizeof *slots);
         if (!slots)
             return -1;
         free(m->slots);
@@ -79,10 +88,11 @@ static int grow(struct tel_sums *m)
 
 int tel_sums_add(struct tel_sums *m, const void *item)
 {
+    uint64_t h = key_hash(item, m->key_size);
     if (m->nslots) {
-        size_t at = find_slot(m, item);
+        size_t at = find_slot(m, item, h);
         if (m->slots[at]) {
-            struct tel_counts *sum = tel_sums_counts(m, m->slots[at] - 1);
+            struct tel_counts *sum = tel_sums_counts(m, SLOT_INDEX(m->slots[at]) - 1);
             const struct tel_counts *add = (const struct tel_counts *)((const char *)item + m->key_size);
             sum->bytes += add->bytes;
             sum->packets += add->packets;
@@ -93,7 +103,7 @@ int tel_sums_add(struct tel_sums *m, const void *item)
     if (m->n >= UINT32_MAX - 1 || grow(m) != 0)
         return -1;
     memcpy(tel_sums_item(m, m->n), item, m->item_size);
-    m->slots[find_slot(m, item)] = (uint32_t)(m->n + 1);
+    m->slots[find_slot(m, item, h)] = SLOT_TAG(h) | (uint32_t)(m->n + 1);
     m->n++;
     return 0;
 }

@@ -21,7 +21,8 @@ struct tel_sums {
     size_t item_size, key_size;
     char *items; /* n items of item_size bytes, in the order first seen */
     size_t n, cap;
-    uint32_t *slots; /* open addressing: index + 1 of an item, 0 empty */
+    uint64_t *slots; /* open addressing: index + 1 of an item (low half; 0 empty) and the high half of its
+                        key's hash, so that a probe compares keys only when their hashes agree */
     size_t nslots;   /* a power of two, at least twice n */
     uint32_t *order; /* indexes of the items, as tel_sums_sort left them */
 };

@@ -158,6 +158,9 @@ int tel_batch_add(struct tel_batch *b, json_t *record, char *msg, size_t msgsize
 int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out)
 {
     int rc = store_rest ? flush(b) : 0;
+    struct tel_ingest_result none;
+    if (store_rest && rc == 0 && b->s->ops->tel_ingest(b->s, NULL, 0, &none) != STORE_OK)
+        rc = -1; /* the batch's end: what the store kept is written (store.h) */
     clear_chunk(b);
     if (out)
         *out = b->total;

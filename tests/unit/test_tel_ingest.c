@@ -124,25 +124,26 @@ static char *flows(int from, int to)
 
 static const char SUMS[] =
     "SELECT (SELECT sum(bytes) || '/' || sum(packets) || '/' || count(*) FROM tel_flows) || ' ' || "
-    "(SELECT sum(bytes) || '/' || sum(packets) || '/' || sum(flows) FROM tel_flow_minutes) || ' ' || "
-    "(SELECT group_concat(action || ':' || b, ',') FROM (SELECT action, sum(bytes) b FROM tel_flow_minutes "
-    "GROUP BY action ORDER BY action)) || ' ' || "
+    "(SELECT sum(tel_cells_sum(cells, NULL, NULL, 0)) || '/' || sum(tel_cells_sum(cells, NULL, NULL, 1)) || '/' "
+    "|| sum(tel_cells_sum(cells, NULL, NULL, 2)) FROM tel_dst_minutes) || ' ' || "
     "(SELECT group_concat(dim || ':' || b, ',') FROM (SELECT dim, sum(bytes) b FROM tel_flow_hours GROUP BY dim "
-    "ORDER BY dim))";
+    "UNION ALL SELECT 4, sum(tel_cells_sum(cells, NULL, NULL, 0)) FROM tel_dst_hours ORDER BY dim))";
 
 /* The coarser roll-ups against the finer ones: the number of keys whose
  * sums differ (0), then their row counts. A site hour's minute vector is
- * built from the minutes with the store's own SQL function. */
+ * built from the raw flows with the store's own SQL function (the minutes
+ * by destination: packed_destinations_answer_as_raw). */
 static const char COARSE[] =
     "SELECT ((SELECT count(*) FROM (SELECT site_rid, minute - minute % 3600 AS hour, action, policy, "
-    "tel_minutes_vector(minute % 3600 / 60, b, p) v, sum(n) n FROM (SELECT site_rid, minute, action, policy, "
-    "sum(bytes) b, sum(packets) p, sum(flows) n FROM tel_flow_minutes GROUP BY 1, 2, 3, 4) GROUP BY 1, 2, 3, 4) f "
-    "LEFT JOIN tel_site_hours s USING (site_rid, hour, action, policy) WHERE s.mins IS NOT f.v OR s.flows IS NOT "
-    "f.n) + "
+    "tel_minutes_vector(minute % 3600 / 60, b, p) v, sum(n) n FROM (SELECT site_rid, ts - ts % 60 AS minute, "
+    "action, policy, sum(bytes) b, sum(packets) p, count(*) n FROM tel_flows GROUP BY 1, 2, 3, 4) GROUP BY 1, 2, "
+    "3, 4) f LEFT JOIN tel_site_hours s USING (site_rid, hour, action, policy) WHERE s.mins IS NOT f.v OR s.flows "
+    "IS NOT f.n) + "
     "(SELECT count(*) FROM (SELECT site_rid, dim, hour - hour % 86400 AS day, key, sum(bytes) b, sum(packets) p, "
     "sum(flows) n FROM tel_flow_hours GROUP BY 1, 2, 3, 4) f LEFT JOIN tel_flow_days d USING (site_rid, dim, day, "
     "key) WHERE d.bytes IS NOT f.b OR d.packets IS NOT f.p OR d.flows IS NOT f.n)) || ' ' || "
-    "(SELECT count(*) FROM tel_site_hours) || ' ' || (SELECT count(*) FROM tel_flow_days)";
+    "(SELECT count(*) FROM tel_site_hours) || ' ' || (SELECT count(*) FROM tel_flow_days) || ' ' || "
+    "(SELECT count(*) FROM tel_dst_days)";
 
 TEST(rollups_equal_raw_however_batched)
 {
@@ -166,13 +167,13 @@ TEST(rollups_equal_raw_however_batched)
     char expect[512];
     snprintf(expect, sizeof expect, "%s", query(&one, SUMS));
     /* sum(100 + i) for i < 3000 = 300000 + 4498500; dropped: i % 3 == 0 */
-    CHECK_STR(expect, "4798500/3000/3000 4798500/3000/3000 0:3200000,1:1598500 "
+    CHECK_STR(expect, "4798500/3000/3000 4798500/3000/3000 "
                       "1:4798500,2:4798500,3:4798500,4:4798500,5:4798500");
     CHECK_STR(query(&many, SUMS), expect);
-    /* flows in 5 minutes of one hour, two actions and policy "": 2 site hours; one day of 7 keys over the
-     * dimensions */
-    CHECK_STR(query(&one, COARSE), "0 2 7");
-    CHECK_STR(query(&many, COARSE), "0 2 7");
+    /* flows in 5 minutes of one hour, two actions and policy "": 2 site hours; one day of 4 keys over the
+     * dimensions but the destination, and one day of the destinations */
+    CHECK_STR(query(&one, COARSE), "0 2 4 1");
+    CHECK_STR(query(&many, COARSE), "0 2 4 1");
     free(all);
     close_fixture(&one);
     close_fixture(&many);
@@ -190,11 +191,117 @@ TEST(rolled_back_flows_add_to_no_rollup)
     CHECK(telemetry_ingest(f.s, first, strlen(first), TEL_NDJSON, NOW, &res, msg, sizeof msg) == 0);
     f.s->ops->rollback(f.s);
     CHECK(ingest(&f, second, &res) == 0);
-    CHECK_STR(query(&f, "SELECT (SELECT count(*) FROM tel_flows) || ' ' || (SELECT sum(flows) FROM tel_flow_minutes) "
-                        "|| ' ' || (SELECT sum(flows) FROM tel_flow_days)"),
+    CHECK_STR(query(&f, "SELECT (SELECT count(*) FROM tel_flows) || ' ' || (SELECT sum(tel_cells_sum(cells, NULL, "
+                        "NULL, 2)) FROM tel_dst_minutes) || ' ' || ((SELECT sum(flows) FROM tel_flow_days) + "
+                        "(SELECT sum(tel_cells_sum(cells, NULL, NULL, 2)) FROM tel_dst_days))"),
               "50 50 250");
     free(first);
     free(second);
+    close_fixture(&f);
+}
+
+/* flow i of a stream over three and a half days: 7 hosts, every third
+ * dropped by "udp_flood" */
+static char *spread_flows(int from, int to)
+{
+    size_t cap = 320 * (size_t)(to - from) + 1, n = 0;
+    char *buf = malloc(cap);
+    buf[0] = '\0';
+    for (int i = from; i < to; i++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "{\"kind\":\"flow\",\"flow_id\":\"s%d\",\"time\":%d,\"router\":\"r\",\"src_ip\":"
+                              "\"198.51.100.1\",\"dst_ip\":\"10.0.0.%d\",\"bytes\":%d,\"packets\":%d,\"action\":"
+                              "\"%s\",\"policy_type\":\"%s\"}\n",
+                              i, 1763800000 + i * 97, i % 7 + 1, 100 + i * (i % 7 + 1), 1 + i % 4,
+                              i % 3 ? "pass" : "drop", i % 3 ? "" : "udp_flood");
+    return buf;
+}
+
+static void key_of(const char *ip, uint8_t key[TEL_ADDR_KEY])
+{
+    struct ip_addr a;
+    if (ip_parse(ip, &a) != 0)
+        abort();
+    key[0] = (uint8_t)a.family;
+    memcpy(key + 1, a.b, 16);
+}
+
+/* The roll-ups by destination (one row of cells per site and period) answer
+ * the dashboards' reads exactly as the raw flows do: the per-minute series
+ * toward a range (by action, with and without a policy) and the top
+ * destinations of an hourly window, however the stream came in batches. */
+TEST(packed_destinations_answer_as_raw)
+{
+    struct fixture f;
+    struct tel_ingest_result res;
+    open_fixture(&f);
+    int cuts[] = {0, 1, 999, 1000, 2500, 3100};
+    for (size_t i = 0; i + 1 < sizeof cuts / sizeof *cuts; i++) {
+        char *part = spread_flows(cuts[i], cuts[i + 1]);
+        CHECK(ingest(&f, part, &res) == 0);
+        CHECK(ingest(&f, part, &res) == 0); /* re-sent: nothing counted twice */
+        CHECK_INT(res.duplicates, cuts[i + 1] - cuts[i]);
+        free(part);
+    }
+    struct store *s = f.s;
+    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
+    int64_t from = 1763800000 - 1763800000 % 3600, to = 1763800000 + 3100 * 97 + 7200;
+    to -= to % 3600;
+    /* per minute toward 10.0.0.2-10.0.0.4, by action, then only udp_flood */
+    struct tel_range range;
+    key_of("10.0.0.2", range.lo);
+    key_of("10.0.0.4", range.hi);
+    for (int p = 0; p < 2; p++) {
+        struct tel_minutes_query q = {.site_rid = site, .range = &range, .policy = p ? "udp_flood" : NULL,
+                                      .from = from, .to = to};
+        struct tel_minute *m = NULL;
+        size_t n = 0;
+        s->ops->begin(s, false);
+        CHECK(s->ops->tel_op_minutes(s, &q, &m, &n) == STORE_OK);
+        s->ops->rollback(s);
+        int64_t got[4] = {0}, minutes = 0;
+        for (size_t i = 0; i < n; i++)
+            for (int a = 0; a < 2; a++) {
+                got[a] += m[i].bytes[a];
+                got[2 + a] += m[i].packets[a];
+                minutes += m[i].bytes[a] * (m[i].minute % 7 + 1); /* where the bytes fell, too */
+            }
+        free(m);
+        char sql[700], mine[200];
+        snprintf(sql, sizeof sql,
+                 "SELECT coalesce(sum(bytes * (action = 0)), 0) || ' ' || coalesce(sum(bytes * (action = 1)), 0) "
+                 "|| ' ' || coalesce(sum(packets * (action = 0)), 0) || ' ' || coalesce(sum(packets * (action = "
+                 "1)), 0) || ' ' || coalesce(sum(bytes * ((ts - ts %% 60) %% 7 + 1)), 0) FROM tel_flows WHERE "
+                 "dst IN (SELECT dst FROM tel_flows WHERE substr(dst, 5, 1) BETWEEN x'02' AND x'04') %s",
+                 p ? "AND policy = 'udp_flood'" : "");
+        snprintf(mine, sizeof mine, "%lld %lld %lld %lld %lld", (long long)got[0], (long long)got[1],
+                 (long long)got[2], (long long)got[3], (long long)minutes);
+        CHECK_STR(mine, query(&f, sql));
+        CHECK(got[0] + got[1] > 0);
+    }
+    /* the top destinations of the hourly roll-ups (whole days and the hours around them) against the raw
+     * flows' */
+    struct tel_top_query raw = {.site_rid = site, .from = from, .to = to, .dim = TEL_DIM_DST, .limit = 10};
+    struct tel_top_query hourly = raw;
+    hourly.hourly = true;
+    struct tel_top_row *a = NULL, *b = NULL, all_a, all_b;
+    size_t na = 0, nb = 0;
+    s->ops->begin(s, false);
+    CHECK(s->ops->tel_op_top(s, &raw, &a, &na, &all_a) == STORE_OK);
+    CHECK(s->ops->tel_op_top(s, &hourly, &b, &nb, &all_b) == STORE_OK);
+    s->ops->rollback(s);
+    CHECK_INT(na, 7);
+    CHECK_INT(nb, na);
+    for (size_t i = 0; i < na && i < nb; i++) {
+        CHECK_STR(b[i].key, a[i].key);
+        CHECK_INT(b[i].bytes, a[i].bytes);
+        CHECK_INT(b[i].packets, a[i].packets);
+        CHECK_INT(b[i].flows, a[i].flows);
+    }
+    CHECK_INT(all_b.bytes, all_a.bytes);
+    CHECK_INT(all_b.flows, 3100);
+    free(a);
+    free(b);
     close_fixture(&f);
 }
 
@@ -247,4 +354,5 @@ TEST(waf_events_do_not_depend_on_arrival_order)
 }
 
 UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
+          UNIT_CASE(packed_destinations_answer_as_raw),
           UNIT_CASE(waf_events_do_not_depend_on_arrival_order))

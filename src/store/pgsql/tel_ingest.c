@@ -3,8 +3,10 @@
  * - flows go in slices, one statement a slice: the slice's columns as
  *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
  *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
- *   and the new ones summed into the four roll-ups in the same statement
- *   (a site hour's minutes as one vector, pg/011);
+ *   and the new ones summed into the roll-ups in the same statement (a
+ *   site hour's minutes as one vector, pg/011); the statement answers the
+ *   new ones, whose destinations are summed here and merged into the rows
+ *   of cells of their minute, hour and day (pg/013, tel_dst_sums.h);
  * - bandwidth samples go in slices of distinct keys, one upsert a slice;
  * - events and flow-downs are one upsert each, whose affected rows say
  *   whether the record changed anything;
@@ -15,8 +17,9 @@
 #include <string.h>
 
 #include "store/pgsql/db.h"
+#include "store/tel_dst_sums.h"
 
-enum { FLOW_SLICE = 4096, FLOW_COLS = 18 };
+enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
 
 /* ---- array parameters (PostgreSQL's array text: {a,"b",...}) ---- */
 
@@ -103,27 +106,22 @@ static const char *arr_end(struct pg_array *a)
     "flows = " table ".flows + excluded.flows"
 
 /* The slice's records in order (u.ord); the first of equal keys is the one
- * stored, and `new` holds exactly the stored ones. The hourly keys are
- * sqlite/tel_ingest.c's: app, source AS and protocol in decimal, country,
- * and the destination as ip_format() writes it ($18, formatted here). The
- * main statement (the daily upsert, which touches a row for every new
- * flow) answers the number of new flows on each of its rows, none when
- * there was none. */
+ * stored, and `new` holds exactly the stored ones: the statement answers
+ * their ordinals, whose destinations are then summed here (store_dst). The
+ * hourly keys are sqlite/tel_ingest.c's: app, source AS and protocol in
+ * decimal, country. */
 static const char flows_sql[] =
     "WITH u AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], "
     "$6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], "
-    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[], $18::text[]) WITH ORDINALITY AS "
+    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[]) WITH ORDINALITY AS "
     "u(site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, "
-    "country, app, action, policy, dst_text, ord)), "
+    "country, app, action, policy, ord)), "
     "ins AS (INSERT INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, "
     "protocol, bytes, packets, src_as, country, app, action, policy) SELECT site_rid, ts, fid, holder_rid, "
     "router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, country, app, action, policy "
     "FROM u ORDER BY ord ON CONFLICT DO NOTHING RETURNING site_rid, ts, fid), "
     "new AS (SELECT DISTINCT ON (u.site_rid, u.ts, u.fid) u.* FROM ins JOIN u USING (site_rid, ts, fid) "
     "ORDER BY u.site_rid, u.ts, u.fid, u.ord), "
-    "by_dst AS (INSERT INTO tel_flow_minutes AS t (site_rid, minute, dst, action, policy, bytes, packets, flows) "
-    "SELECT site_rid, ts - ts % 60, dst, action, policy, sum(bytes), sum(packets), count(*) FROM new "
-    "GROUP BY 1, 2, 3, 4, 5 ON CONFLICT (site_rid, minute, dst, action, policy)" ADD_SUMS("t") "), "
     "site_mins AS (SELECT site_rid, ts - ts % 3600 AS hour, action, policy, (ts % 3600 / 60)::int AS i, "
     "sum(bytes)::bigint AS b, sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5), "
     "by_site AS (INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) "
@@ -131,30 +129,234 @@ static const char flows_sql[] =
     "sum(n)::bigint FROM site_mins GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, hour, action, policy) DO UPDATE "
     "SET mins = tel_minutes_add(t.mins, excluded.mins), flows = t.flows + excluded.flows), "
     "keyed AS (SELECT n.site_rid, n.ts - n.ts % 3600 AS hour, k.dim, k.key, n.bytes, n.packets FROM new n "
-    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), (4, n.dst_text), "
+    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), "
     "(5, n.protocol::text)) AS k(dim, key)), "
     "hours AS (INSERT INTO tel_flow_hours AS t (site_rid, dim, hour, key, bytes, packets, flows) "
     "SELECT site_rid, dim, hour, key, sum(bytes), sum(packets), count(*) FROM keyed GROUP BY 1, 2, 3, 4 "
-    "ON CONFLICT (site_rid, dim, hour, key)" ADD_SUMS("t") ") "
-    "INSERT INTO tel_flow_days AS t (site_rid, dim, day, key, bytes, packets, flows) "
+    "ON CONFLICT (site_rid, dim, hour, key)" ADD_SUMS("t") "), "
+    "days AS (INSERT INTO tel_flow_days AS t (site_rid, dim, day, key, bytes, packets, flows) "
     "SELECT site_rid, dim, hour - hour % 86400, key, sum(bytes), sum(packets), count(*) FROM keyed "
-    "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t")
-    " RETURNING (SELECT count(*) FROM new)";
+    "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t") ") "
+    "SELECT ord FROM new";
 
-static void key_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
+/* ---- the roll-ups by destination (pg/013: tel_dst_sums.h) ---- */
+
+/* One row to write: a site, a period's start, its cells (the slice's,
+ * then merged with the stored ones). */
+struct dst_row {
+    int64_t site_rid, start;
+    uint8_t *cells;
+    size_t n;
+};
+
+struct dst_rows {
+    struct dst_row *v;
+    size_t n, cap;
+};
+
+static int collect_row(void *ctx, int64_t site_rid, int64_t start, const uint8_t *cells, size_t n)
 {
-    struct ip_addr a = {.family = key[0]};
-    memcpy(a.b, key + 1, 16);
-    ip_format(&a, out);
+    struct dst_rows *r = ctx;
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 64;
+        struct dst_row *v = realloc(r->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        r->v = v;
+        r->cap = cap;
+    }
+    uint8_t *copy = malloc(n ? n : 1);
+    if (!copy)
+        return -1;
+    memcpy(copy, cells, n);
+    r->v[r->n++] = (struct dst_row){site_rid, start, copy, n};
+    return 0;
+}
+
+/* The row of (site_rid, start) among rows (in key order), or NULL. */
+static struct dst_row *find_row(struct dst_rows *r, int64_t site_rid, int64_t start)
+{
+    size_t lo = 0, hi = r->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        struct dst_row *m = &r->v[mid];
+        if (m->site_rid == site_rid && m->start == start)
+            return m;
+        if (m->site_rid < site_rid || (m->site_rid == site_rid && m->start < start))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+/* A bytea element of an array parameter (\x..., its backslash escaped). */
+static void arr_bytes(struct pg_array *a, const uint8_t *v, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    arr_sep(a);
+    arr_put(a, "\"\\\\x", 4);
+    char pair[2];
+    for (size_t i = 0; i < n; i++) {
+        pair[0] = hex[v[i] >> 4];
+        pair[1] = hex[v[i] & 15];
+        arr_put(a, pair, 2);
+    }
+    arr_put(a, "\"", 1);
+}
+
+/* Adds the rows of one period to its table: the stored cells of the same
+ * keys are read, merged here and written back (one statement each way, the
+ * merge in C: a day's row holds every destination of the site). */
+static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_period period)
+{
+    static const char *const read_sql[] = {
+        [TEL_DST_MINUTES] = "SELECT site_rid, minute, cells FROM tel_dst_minutes WHERE (site_rid, minute) IN "
+                            "(SELECT * FROM unnest($1::bigint[], $2::bigint[]))",
+        [TEL_DST_HOURS] = "SELECT site_rid, hour, cells FROM tel_dst_hours WHERE (site_rid, hour) IN "
+                          "(SELECT * FROM unnest($1::bigint[], $2::bigint[]))",
+        [TEL_DST_DAYS] = "SELECT site_rid, day, cells FROM tel_dst_days WHERE (site_rid, day) IN "
+                         "(SELECT * FROM unnest($1::bigint[], $2::bigint[]))",
+    };
+    static const char *const write_sql[] = {
+        [TEL_DST_MINUTES] = "INSERT INTO tel_dst_minutes (site_rid, minute, cells) SELECT * FROM unnest($1::bigint[], "
+                            "$2::bigint[], $3::bytea[]) ON CONFLICT (site_rid, minute) DO UPDATE SET cells = "
+                            "excluded.cells",
+        [TEL_DST_HOURS] = "INSERT INTO tel_dst_hours (site_rid, hour, cells) SELECT * FROM unnest($1::bigint[], "
+                          "$2::bigint[], $3::bytea[]) ON CONFLICT (site_rid, hour) DO UPDATE SET cells = "
+                          "excluded.cells",
+        [TEL_DST_DAYS] = "INSERT INTO tel_dst_days (site_rid, day, cells) SELECT * FROM unnest($1::bigint[], "
+                         "$2::bigint[], $3::bytea[]) ON CONFLICT (site_rid, day) DO UPDATE SET cells = "
+                         "excluded.cells",
+    };
+    struct dst_rows rows = {0};
+    struct pg_array col[3] = {0};
+    int rc = tel_dst_sums_rows(d, period, collect_row, &rows) == 0 ? STORE_OK : STORE_ERROR;
+    for (size_t i = 0; i < rows.n && rc == STORE_OK; i++) {
+        arr_int(&col[0], rows.v[i].site_rid);
+        arr_int(&col[1], rows.v[i].start);
+    }
+    const char *sites = rows.n ? arr_end(&col[0]) : NULL, *starts = rows.n ? arr_end(&col[1]) : NULL;
+    if (rc == STORE_OK && rows.n) {
+        struct pg_params p = {0};
+        pp_text(&p, sites);
+        pp_text(&p, starts);
+        PGresult *res = sites && starts ? pg_query(s, read_sql[period], &p, &rc) : NULL;
+        if (!res && rc == STORE_OK)
+            rc = STORE_ERROR;
+        for (int i = 0; res && i < PQntuples(res) && rc == STORE_OK; i++) {
+            struct dst_row *row = find_row(&rows, pg_int(res, i, 0), pg_int(res, i, 1));
+            size_t len = 0, n;
+            unsigned char *stored = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 2), &len);
+            uint8_t *sum = NULL;
+            if (!row || !stored || !tel_cells_valid(stored, len) ||
+                tel_cells_merge(stored, len, row->cells, row->n, &sum, &n) != 0) {
+                rc = STORE_ERROR;
+            } else {
+                free(row->cells);
+                row->cells = sum;
+                row->n = n;
+            }
+            PQfreemem(stored);
+        }
+        PQclear(res);
+    }
+    for (size_t i = 0; i < rows.n && rc == STORE_OK; i++)
+        arr_bytes(&col[2], rows.v[i].cells, rows.v[i].n);
+    if (rc == STORE_OK && rows.n) {
+        struct pg_params p = {0};
+        const char *cells = arr_end(&col[2]);
+        pp_text(&p, sites);
+        pp_text(&p, starts);
+        pp_text(&p, cells);
+        long changed;
+        rc = sites && starts && cells ? pg_exec(s, write_sql[period], &p, &changed) : STORE_ERROR;
+    }
+    for (size_t i = 0; i < rows.n; i++)
+        free(rows.v[i].cells);
+    free(rows.v);
+    for (int c = 0; c < 3; c++)
+        free(col[c].p);
+    return rc;
 }
 
 /* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
  * them); *flows counts them, *stored the new ones. */
+/* The sums by destination of a batch, kept until its end (the call of no
+ * records, store.h) so that a period's row is read and written once a
+ * batch, not once a chunk. Per thread and store, tagged with the write
+ * transaction (its start): sums left by a batch that was rolled back are
+ * dropped by the next. A thread writing more stores at once than there are
+ * slots writes at each chunk. */
+enum { PENDING_SLOTS = 4, PENDING_MAX = 1 << 18 };
+static __thread struct pending_dst {
+    struct store *s;
+    struct timespec began;
+    struct tel_dst_sums d;
+} pending[PENDING_SLOTS];
+
+static struct tel_dst_sums *pending_for(struct store *s)
+{
+    const struct timespec *began = &PG(s)->began;
+    struct pending_dst *free_slot = NULL;
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        struct pending_dst *p = &pending[i];
+        if (p->s == s) {
+            if (p->began.tv_sec != began->tv_sec || p->began.tv_nsec != began->tv_nsec) {
+                tel_dst_sums_clear(&p->d); /* another transaction's: rolled back */
+                p->began = *began;
+            }
+            return &p->d;
+        }
+        if (!p->s && !free_slot)
+            free_slot = p;
+    }
+    if (!free_slot)
+        return NULL;
+    free_slot->s = s;
+    free_slot->began = *began;
+    tel_dst_sums_init(&free_slot->d);
+    return &free_slot->d;
+}
+
+static int write_all_dst(struct store *s, struct tel_dst_sums *d)
+{
+    int rc = STORE_OK;
+    for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS && rc == STORE_OK; period++)
+        rc = write_dst(s, d, period);
+    tel_dst_sums_clear(d);
+    return rc;
+}
+
+/* The batch's end: its sums written. */
+static int end_batch(struct store *s)
+{
+    for (int i = 0; i < PENDING_SLOTS; i++) {
+        struct pending_dst *p = &pending[i];
+        if (p->s != s)
+            continue;
+        int rc = p->began.tv_sec == PG(s)->began.tv_sec && p->began.tv_nsec == PG(s)->began.tv_nsec
+                     ? write_all_dst(s, &p->d)
+                     : STORE_OK;
+        tel_dst_sums_free(&p->d);
+        p->s = NULL;
+        return rc;
+    }
+    return STORE_OK;
+}
+
 static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
 {
     *flows = *stored = 0;
     size_t i = 0;
-    while (i < n) {
+    struct tel_dst_sums local, *dst = pending_for(s);
+    if (!dst) {
+        tel_dst_sums_init(&local);
+        dst = &local;
+    }
+    static __thread const struct tel_record *slice[FLOW_SLICE];
+    int rc = STORE_OK;
+    while (i < n && rc == STORE_OK) {
         struct pg_array col[FLOW_COLS] = {0};
         size_t in_slice = 0;
         for (; i < n && in_slice < FLOW_SLICE; i++) {
@@ -162,8 +364,7 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             if (r->kind != TEL_FLOW)
                 continue;
             const struct tel_flow *f = &r->u.flow;
-            char dst[NET_TEXT_MAX];
-            key_text(f->dst, dst);
+            slice[in_slice] = r;
             arr_int(&col[0], r->place.site_rid);
             arr_int(&col[1], f->time);
             arr_int(&col[2], (int64_t)f->fid);
@@ -181,10 +382,8 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             arr_text(&col[14], f->app);
             arr_int(&col[15], f->action);
             arr_text(&col[16], f->policy);
-            arr_text(&col[17], dst);
             in_slice++;
         }
-        int rc = STORE_OK;
         if (in_slice) {
             struct pg_params p = {0};
             for (int c = 0; c < FLOW_COLS && rc == STORE_OK; c++) {
@@ -194,17 +393,25 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
                 pp_text(&p, text);
             }
             PGresult *res = rc == STORE_OK ? pg_query(s, flows_sql, &p, &rc) : NULL;
-            if (res && PQntuples(res) > 0)
-                *stored += (long)pg_int(res, 0, 0);
+            for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
+                int64_t ord = pg_int(res, k, 0); /* from 1 */
+                if (ord < 1 || ord > (int64_t)in_slice ||
+                    tel_dst_sums_add(dst, slice[ord - 1]->place.site_rid, &slice[ord - 1]->u.flow) != 0)
+                    rc = STORE_ERROR;
+            }
+            if (res)
+                *stored += PQntuples(res);
             PQclear(res);
             *flows += (long)in_slice;
         }
         for (int c = 0; c < FLOW_COLS; c++)
             free(col[c].p);
-        if (rc != STORE_OK)
-            return rc;
     }
-    return STORE_OK;
+    if (rc == STORE_OK && (dst == &local || tel_dst_sums_keys(dst) > PENDING_MAX))
+        rc = write_all_dst(s, dst); /* no slot, or bounded memory for a batch of any size */
+    if (dst == &local)
+        tel_dst_sums_free(&local);
+    return rc;
 }
 
 /* ---- DDoS and flow-down events, bandwidth ---- */
@@ -398,6 +605,8 @@ static int cover_months(struct store *s, const struct tel_record *recs, size_t n
 int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
 {
     memset(out, 0, sizeof *out);
+    if (!recs && n == 0)
+        return end_batch(s);
     for (size_t i = 0; i < n; i++) {
         const struct tel_record *r = &recs[i];
         int added = 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/pgsql/db.h"
+#include "store/tel_cells.h"
 #include "store/tel_vector.h"
 
 enum { OID_BYTEA = 17 };
@@ -53,11 +54,11 @@ static void key_text(const uint8_t key[TEL_ADDR_KEY], char *out, size_t size)
  * rate of the flows toward its range during the event (its start's minute
  * to its end's, or now's), whichever is larger (docs/decisions.md,
  * "Dashboards"); integer division as in SQLite. */
-#define EV_PEAK(col, sum)                                                                                    \
-    "greatest(e." col ", coalesce((SELECT sum(m." sum ")::bigint FROM tel_flow_minutes m WHERE m.site_rid = " \
-    "e.site_rid AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, "     \
-    "floor(extract(epoch FROM statement_timestamp()))::bigint) AND m.dst BETWEEN e.ip_lo AND e.ip_hi "            \
-    "GROUP BY m.minute ORDER BY 1 DESC LIMIT 1), 0) / 60)"
+#define EV_PEAK(col, what, times)                                                                            \
+    "greatest(e." col ", coalesce((SELECT max(tel_cells_sum(m.cells, e.ip_lo, e.ip_hi, " what ")) FROM "     \
+    "tel_dst_minutes m WHERE m.site_rid = e.site_rid AND m.minute >= e.start_time - e.start_time % 60 AND "   \
+    "m.minute <= coalesce(e.end_time, floor(extract(epoch FROM statement_timestamp()))::bigint)), 0) " times \
+    " / 60)"
 
 static void events_params(struct pg_params *p, const struct tel_event_query *q, const char *sites)
 {
@@ -96,8 +97,8 @@ int pg_tel_events_list(struct store *s, const struct tel_event_query *q, json_t 
 {
     static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
     static const char list_sql[] =
-        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
-        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "0", "* 8") " AS max_bps, "
+        EV_PEAK("max_pps", "1", "") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
         "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT $10 OFFSET $11";
     *rows = NULL;
     bool fail;
@@ -215,14 +216,14 @@ int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_i
 
 /* ---- flows: per-minute sums ---- */
 
-/* Summed per minute and action here (SQLite sums in C: its GROUP BY would
- * sort); the site-level roll-up (an hour's minutes a row) answers when there
- * is no destination range. Parameters: the site ($1 rid, or $1 customer and
- * $5 kind), $2 from, $3 to, $4 policy or NULL, then the range's lo and hi. */
-#define MINUTES_SQL(table, sites, range)                                                                     \
-    "SELECT m.minute, (m.action <> 0)::int, sum(m.bytes)::bigint, sum(m.packets)::bigint FROM " table " m "    \
-    "WHERE " sites " AND m.minute >= $2 AND m.minute < $3 AND ($4::text IS NULL OR m.policy = $4)" range       \
-    " GROUP BY 1, 2"
+/* With a destination range, the minutes' cells (pg/013), matched to the
+ * range and the policy here (tel_cells_to_minutes: $4 is only typed);
+ * without one, the site-level roll-up (an hour's minutes a row).
+ * Parameters: the site ($1 rid, or $1 customer and $5 kind), $2 from, $3
+ * to, $4 policy or NULL. */
+#define MINUTES_SQL(sites)                                                                                   \
+    "SELECT m.minute, 0, m.cells FROM tel_dst_minutes m WHERE " sites " AND m.minute >= $2 AND m.minute < $3 " \
+    "AND ($4::text IS NULL OR $4::text IS NOT NULL)"
 #define SITE_HOURS_SQL(sites)                                                                                \
     "SELECT m.hour, (m.action <> 0)::int, m.mins FROM tel_site_hours m WHERE " sites                           \
     " AND m.hour > $2::bigint - 3600 AND m.hour < $3 AND ($4::text IS NULL OR m.policy = $4)"
@@ -237,8 +238,7 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
 {
     static const char *const sql[2][2] = {
         {SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
-        {MINUTES_SQL("tel_flow_minutes", ONE_SITE, " AND m.dst BETWEEN $5 AND $6"),
-         MINUTES_SQL("tel_flow_minutes", CUSTOMER_SITES, " AND m.dst BETWEEN $6 AND $7")}};
+        {MINUTES_SQL(ONE_SITE), MINUTES_SQL(CUSTOMER_SITES)}};
     *out = NULL;
     *n = 0;
     int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
@@ -255,10 +255,6 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     pp_text(&p, q->policy);
     if (!q->site_rid)
         pp_text(&p, q->site_kind ? q->site_kind : "");
-    if (q->range) {
-        pp_bytes(&p, q->range->lo, TEL_ADDR_KEY);
-        pp_bytes(&p, q->range->hi, TEL_ADDR_KEY);
-    }
     int rc;
     PGresult *res = pg_query(s, sql[q->range != NULL][q->site_rid == 0], &p, &rc);
     if (!res)
@@ -273,7 +269,12 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
         int action = pg_int(res, i, 1) ? 1 : 0;
         if (q->range) {
-            tel_minutes_add_to(slots, first, to, pg_int(res, i, 0), action, pg_int(res, i, 2), pg_int(res, i, 3));
+            size_t len = 0;
+            unsigned char *cells = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 2), &len);
+            if (!cells || tel_cells_to_minutes(slots, first, to, pg_int(res, i, 0), cells, len, q->range,
+                                               q->policy) != 0)
+                rc = STORE_ERROR;
+            PQfreemem(cells);
             continue;
         }
         if (col_bytes(res, i, 2, mins, sizeof mins) != TEL_VEC_BYTES) {
@@ -339,6 +340,12 @@ static const char *const top_raw_sql[] = {
 static const char top_raw_all_sql[] = TOP_RAW_ALL;
 static const char top_hours_sql[] = TOP_HOURS;
 static const char top_hours_all_sql[] = TOP_HOURS_ALL;
+/* The same window by destination ($4 = 4): the cells of tel_dst_days and
+ * tel_dst_hours (pg/013), summed and ranked here. */
+static const char dst_rows_sql[] =
+    "SELECT cells FROM tel_dst_hours WHERE $4::int = 4 AND site_rid = $1 AND hour >= $2 AND hour < $5 UNION ALL "
+    "SELECT cells FROM tel_dst_days WHERE site_rid = $1 AND day >= $5 AND day < $6 UNION ALL SELECT cells FROM "
+    "tel_dst_hours WHERE site_rid = $1 AND hour >= $6 AND hour < $3";
 
 /* The parameters shared by the sums and the list. */
 static void top_params(struct pg_params *p, const struct tel_top_query *q)
@@ -380,6 +387,33 @@ static void read_top_row(const PGresult *res, int i, struct tel_top_row *row)
     row->flows = pg_int(res, i, 4);
 }
 
+/* The hourly path by destination: every cell of the window summed per
+ * destination, then ranked (ties by the address's text, as the other keys). */
+static int top_dst_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                         struct tel_top_row *all)
+{
+    struct pg_params p = {0};
+    top_params(&p, q);
+    int rc;
+    PGresult *res = pg_query(s, dst_rows_sql, &p, &rc);
+    if (!res)
+        return rc;
+    struct tel_sums m;
+    tel_cells_by_dst_init(&m);
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
+        size_t len = 0;
+        unsigned char *cells = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 0), &len);
+        if (!cells || tel_cells_by_dst(&m, cells, len) != 0)
+            rc = STORE_ERROR;
+        PQfreemem(cells);
+    }
+    PQclear(res);
+    if (rc == STORE_OK && tel_cells_top(&m, q->by_packets, q->limit, out, n, all) != 0)
+        rc = STORE_ERROR;
+    tel_sums_free(&m);
+    return rc;
+}
+
 int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all)
 {
@@ -388,6 +422,8 @@ int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
     bool raw_dim = q->dim >= TEL_DIM_APP && q->dim <= TEL_DIM_DST_PORT;
     if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
         return STORE_ERROR;
+    if (q->hourly && q->dim == TEL_DIM_DST)
+        return top_dst_hours(s, q, out, n, all);
     struct pg_params p = {0};
     top_params(&p, q);
     PGresult *res;

@@ -21,7 +21,9 @@
 static const char *const purge_sql[] = {
     /* the tables partitioned by month (pg/010): whole months dropped */
     PART("tel_flows", "ts", "$1::bigint"),
-    PART("tel_flow_minutes", "minute", "$1::bigint"),
+    PART("tel_dst_minutes", "minute", "$1::bigint"),
+    PART("tel_dst_hours", "hour", "$1::bigint - 3600"),
+    PART("tel_dst_days", "day", "$1::bigint - 86400"),
     PART("tel_flow_hours", "hour", "$1::bigint - 3600"),
     PART("tel_site_hours", "hour", "$1::bigint - 3600"),
     PART("tel_flow_days", "day", "$1::bigint - 86400"),

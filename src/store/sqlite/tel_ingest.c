@@ -1,25 +1,28 @@
 /* sqlite/tel_ingest.c — telemetry writes on SQLite (store_ops.tel_ingest,
  * tel_purge). Flows new to the store are summed into the roll-ups in
- * memory, one upsert per key per write transaction (at its commit); WAF entries are grouped into events
- * by the quiet-gap rule (docs/telemetry.md). */
+ * memory, one upsert per key per write transaction (at its commit; the
+ * roll-ups by destination one per site and period, their destinations as
+ * cells: store/tel_cells.h); WAF entries are grouped into events by the
+ * quiet-gap rule (docs/telemetry.md). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/crypto.h"
 #include "store/sqlite/db.h"
+#include "store/tel_cells.h"
+#include "store/tel_dst_sums.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
 /* ---- flow roll-ups ---- */
 
 /* The keys of the roll-ups; each item is its key then its counts
- * (tel_sums.h). A site minute is a minute with dst all zero: they go to
- * tel_site_hours, an hour's minutes in one row (tel_vector.h). */
+ * (tel_sums.h). The site minutes go to tel_site_hours, an hour's minutes in
+ * one row (tel_vector.h). The sums by destination are tel_dst_sums.h's. */
 struct minute_item {
     struct minute_key {
         int64_t site_rid, minute;
-        uint8_t dst[TEL_ADDR_KEY];
         uint8_t action;
         char policy[33];
     } key;
@@ -35,33 +38,21 @@ struct hour_item {
     struct hour_key {
         int64_t site_rid, hour; /* a day's start in tel_flow_days */
         int32_t dim;
-        char key[NET_TEXT_MAX];
+        char key[40]; /* an application (at most 32) or a country, or an int64 */
     } key;
     struct tel_counts c;
 };
 
+
 /* What the flows of a write transaction add to the roll-ups, written once
  * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
 struct tel_pending {
-    struct tel_sums minutes, site_minutes, hours, days;
+    struct tel_sums site_minutes, hours, days;
+    struct tel_dst_sums dst;
 };
 
 enum { PENDING_MAX = 1 << 18 };
 
-static int cmp_minute(const void *pa, const void *pb)
-{
-    const struct minute_key *a = pa, *b = pb;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    if (a->minute != b->minute)
-        return a->minute < b->minute ? -1 : 1;
-    int c = memcmp(a->dst, b->dst, TEL_ADDR_KEY);
-    if (c)
-        return c;
-    if (a->action != b->action)
-        return a->action - b->action;
-    return strcmp(a->policy, b->policy);
-}
 
 /* Site minutes by site, hour, action, policy, then minute: the minutes of
  * one row of tel_site_hours in a run. */
@@ -93,6 +84,7 @@ static int cmp_hour(const void *pa, const void *pb)
     return memcmp(a->key, b->key, sizeof a->key);
 }
 
+
 static int flush_pending(struct store *s);
 static void drop_pending(struct store *s);
 static const struct sqlite_pending_steps pending_steps = {.flush = flush_pending, .drop = drop_pending};
@@ -102,10 +94,10 @@ static struct tel_pending *pending(struct store *s)
     struct sqlite_store *d = DB(s);
     if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
         d->pending = &pending_steps;
-        tel_sums_init(&d->tel_pending->minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
         tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
+        tel_dst_sums_init(&d->tel_pending->dst);
     }
     return d->tel_pending;
 }
@@ -121,25 +113,19 @@ static void copy_text(char *dst, size_t size, const char *src)
 static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
 {
     int64_t v;
-    struct ip_addr a;
     switch (k->dim) {
     case DIM_AS:
     case DIM_PROTOCOL:
         memcpy(&v, k->key, sizeof v);
         snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
         break;
-    case DIM_DST:
-        memset(&a, 0, sizeof a);
-        a.family = (uint8_t)k->key[0];
-        memcpy(a.b, k->key + 1, 16);
-        ip_format(&a, out);
-        break;
-    default: copy_text(out, NET_TEXT_MAX, k->key);
+    default: copy_text(out, sizeof k->key, k->key);
     }
 }
 
 /* Adds one new flow to the roll-ups' sums: its minute with and without its
- * destination, and its hour and day by each dimension. */
+ * destination (tel_dst_sums), and its hour by each dimension; the days are
+ * summed from the hours at the flush (days_of_hours). */
 static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
@@ -151,13 +137,12 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
     m.key.action = (uint8_t)f->action;
     copy_text(m.key.policy, sizeof m.key.policy, f->policy);
     m.c = c;
-    if (tel_sums_add(&p->site_minutes, &m) != 0)
-        return -1;
-    memcpy(m.key.dst, f->dst, TEL_ADDR_KEY);
-    if (tel_sums_add(&p->minutes, &m) != 0)
+    if (tel_sums_add(&p->site_minutes, &m) != 0 || tel_dst_sums_add(&p->dst, r->place.site_rid, f) != 0)
         return -1;
     struct hour_item h;
     for (int d = 1; d <= DIMS; d++) {
+        if (d == DIM_DST)
+            continue;
         memset(&h, 0, sizeof h);
         h.key.site_rid = r->place.site_rid;
         h.key.dim = d;
@@ -167,13 +152,9 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
         switch (d) {
         case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
         case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
-        case DIM_DST: memcpy(h.key.key, f->dst, TEL_ADDR_KEY); break;
         default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
         }
         if (tel_sums_add(&p->hours, &h) != 0)
-            return -1;
-        h.key.hour -= h.key.hour % 86400; /* the day's start */
-        if (tel_sums_add(&p->days, &h) != 0)
             return -1;
     }
     return 0;
@@ -192,25 +173,38 @@ static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
 
 #define ADD_VECTOR " ON CONFLICT DO UPDATE SET mins = tel_minutes_add(mins, excluded.mins), flows = flows + excluded.flows"
 
-/* Per minute and destination (tel_flow_minutes), in key order. */
-static int upsert_minutes(struct store *s, struct tel_sums *m)
+#define ADD_CELLS " ON CONFLICT DO UPDATE SET cells = tel_cells_add(cells, excluded.cells)"
+
+/* One row of a destination roll-up (tel_dst_sums_rows): a site, a period's
+ * start, its cells added to the row's. */
+struct cells_upsert {
+    struct store *s;
+    const char *sql;
+};
+
+static int upsert_cells(void *ctx, int64_t site_rid, int64_t start, const uint8_t *cells, size_t n)
 {
-    static const char sql[] = "INSERT INTO tel_flow_minutes (site_rid, minute, dst, action, policy, bytes, packets, "
-                              "flows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)" ADD_SUMS;
-    if (tel_sums_sort(m, cmp_minute) != 0)
+    const struct cells_upsert *u = ctx;
+    sqlite3_stmt *st = db_stmt(u->s, u->sql);
+    if (!st)
         return STORE_ERROR;
-    for (size_t i = 0; i < m->n; i++) {
-        const struct minute_item *it = tel_sums_sorted(m, i);
-        sqlite3_stmt *st = db_stmt(s, sql);
-        if (!st)
-            return STORE_ERROR;
-        sqlite3_bind_int64(st, 1, it->key.site_rid);
-        sqlite3_bind_int64(st, 2, it->key.minute);
-        sqlite3_bind_blob(st, 3, it->key.dst, TEL_ADDR_KEY, SQLITE_STATIC);
-        sqlite3_bind_int(st, 4, it->key.action);
-        BIND_TEXT(st, 5, it->key.policy);
-        bind_sums(st, 6, &it->c);
-        if (db_exec_stmt(s, st) != STORE_OK)
+    sqlite3_bind_int64(st, 1, site_rid);
+    sqlite3_bind_int64(st, 2, start);
+    sqlite3_bind_blob(st, 3, cells, (int)n, SQLITE_STATIC);
+    return db_exec_stmt(u->s, st) == STORE_OK ? 0 : STORE_ERROR;
+}
+
+/* The roll-ups by destination: one row per site and minute, hour, day. */
+static int upsert_dst(struct store *s, struct tel_dst_sums *d)
+{
+    static const char *const sql[] = {
+        [TEL_DST_MINUTES] = "INSERT INTO tel_dst_minutes (site_rid, minute, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+        [TEL_DST_HOURS] = "INSERT INTO tel_dst_hours (site_rid, hour, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+        [TEL_DST_DAYS] = "INSERT INTO tel_dst_days (site_rid, day, cells) VALUES (?1, ?2, ?3)" ADD_CELLS,
+    };
+    for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS; period++) {
+        struct cells_upsert u = {s, sql[period]};
+        if (tel_dst_sums_rows(d, period, upsert_cells, &u) != 0)
             return STORE_ERROR;
     }
     return STORE_OK;
@@ -279,13 +273,25 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     return STORE_OK;
 }
 
+/* The days of the hours' sums (far fewer keys than flows). */
+static int days_of_hours(struct tel_pending *p)
+{
+    for (size_t i = 0; i < p->hours.n; i++) {
+        struct hour_item h = *(const struct hour_item *)tel_sums_item(&p->hours, i);
+        h.key.hour -= h.key.hour % 86400; /* the day's start */
+        if (tel_sums_add(&p->days, &h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Before COMMIT (db.c, through pending_steps). */
 static int flush_pending(struct store *s)
 {
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = upsert_minutes(s, &p->minutes) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
+    int rc = days_of_hours(p) == 0 && upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
                      upsert_hours(s, &p->days, true) == STORE_OK
                  ? STORE_OK
@@ -299,10 +305,10 @@ static void drop_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return;
-    tel_sums_free(&p->minutes);
     tel_sums_free(&p->site_minutes);
     tel_sums_free(&p->hours);
     tel_sums_free(&p->days);
+    tel_dst_sums_free(&p->dst);
     free(p);
     DB(s)->tel_pending = NULL;
     DB(s)->pending = NULL;
@@ -481,7 +487,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && p->hours.n + p->minutes.n > PENDING_MAX)
+    if (rc == STORE_OK && p->hours.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX)
         rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }

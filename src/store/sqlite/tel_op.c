@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store/sqlite/db.h"
+#include "store/tel_cells.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
@@ -21,11 +22,10 @@
  * rate of the flows toward its range during the event (its start's minute
  * to its end's, or now's), whichever is larger; so the detail's traffic
  * series and the lists agree (docs/decisions.md, "Dashboards"). */
-#define EV_PEAK(col, sum)                                                                                    \
-    "max(e." col ", coalesce((SELECT sum(m." sum ") FROM tel_flow_minutes m WHERE m.site_rid = e.site_rid "  \
-    "AND m.minute >= e.start_time - e.start_time % 60 AND m.minute <= coalesce(e.end_time, CAST(strftime("  \
-    "'%s', 'now') AS INTEGER)) AND m.dst BETWEEN e.ip_lo AND e.ip_hi GROUP BY m.minute ORDER BY 1 DESC "      \
-    "LIMIT 1), 0) / 60)"
+#define EV_PEAK(col, what, times)                                                                            \
+    "max(e." col ", coalesce((SELECT max(tel_cells_sum(m.cells, e.ip_lo, e.ip_hi, " what ")) FROM "          \
+    "tel_dst_minutes m WHERE m.site_rid = e.site_rid AND m.minute >= e.start_time - e.start_time % 60 AND "   \
+    "m.minute <= coalesce(e.end_time, CAST(strftime('%s', 'now') AS INTEGER))), 0) " times " / 60)"
 
 static void bind_events(sqlite3_stmt *st, const struct tel_event_query *q, char *sites)
 {
@@ -56,8 +56,8 @@ int sq_tel_events_list(struct store *s, const struct tel_event_query *q, json_t 
 {
     static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
     static const char list_sql[] =
-        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "bytes * 8") " AS max_bps, "
-        EV_PEAK("max_pps", "packets") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
+        "SELECT alert_id, attack_type, start_time, end_time, " EV_PEAK("max_bps", "0", "* 8") " AS max_bps, "
+        EV_PEAK("max_pps", "1", "") " AS max_pps, severity, site_ip, profile_name, profile_desc, p_type, site_rid, "
         "holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT ?9 OFFSET ?10";
     *rows = NULL;
     char *sites = NULL;
@@ -200,8 +200,8 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
  * B-tree first (a month of six sites: 180 ms of the 200). Without a
  * destination range the site-level roll-up answers (no row per address). */
 #define MINUTES_SQL(sites)                                                                                   \
-    "SELECT m.minute, m.action, m.bytes, m.packets FROM tel_flow_minutes m WHERE " sites                     \
-    " AND m.minute >= ?2 AND m.minute < ?3 AND m.dst BETWEEN ?4 AND ?5 AND (?6 IS NULL OR m.policy = ?6)"
+    "SELECT m.minute, m.cells FROM tel_dst_minutes m WHERE " sites " AND m.minute >= ?2 AND m.minute < ?3 "  \
+    "AND ?4 IS NOT NULL AND ?5 IS NOT NULL"
 #define SITE_HOURS_SQL(sites)                                                                                \
     "SELECT m.hour, m.action, m.mins FROM tel_site_hours m WHERE " sites                                     \
     " AND m.hour > ?2 - 3600 AND m.hour < ?3 AND (?6 IS NULL OR m.policy = ?6) AND ?4 IS NULL"
@@ -262,8 +262,11 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         int action = sqlite3_column_int(st, 1) ? 1 : 0;
         if (q->range) {
-            tel_minutes_add_to(slots, first, to, sqlite3_column_int64(st, 0), action, sqlite3_column_int64(st, 2),
-                               sqlite3_column_int64(st, 3));
+            if (tel_cells_to_minutes(slots, first, to, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
+                                     (size_t)sqlite3_column_bytes(st, 1), q->range, q->policy) != 0) {
+                rc = SQLITE_CORRUPT;
+                break;
+            }
         } else if (tel_vec_valid((size_t)sqlite3_column_bytes(st, 2))) {
             tel_vec_add_to_minutes(slots, first, q->from, to, sqlite3_column_int64(st, 0), action,
                                    sqlite3_column_blob(st, 2));
@@ -328,6 +331,12 @@ static void col_key(sqlite3_stmt *st, char *out, size_t size)
  * them all into a temporary B-tree, twice (a month of a site's
  * destinations: 50,000 rows, 56 ms). */
 #define HOURS_ROWS_SQL "SELECT h.key, h.bytes, h.packets, h.flows FROM " HOURLY_ROWS
+/* The same window by destination: the cells of tel_dst_days and
+ * tel_dst_hours (?4 to ?8 unused). */
+#define DST_ROWS_SQL                                                                                         \
+    "SELECT cells FROM tel_dst_hours WHERE site_rid = ?1 AND hour >= ?2 AND hour < ?9 UNION ALL SELECT cells " \
+    "FROM tel_dst_days WHERE site_rid = ?1 AND day >= ?9 AND day < ?10 UNION ALL SELECT cells FROM "          \
+    "tel_dst_hours WHERE site_rid = ?1 AND hour >= ?10 AND hour < ?3"
 
 static const char *const top_raw_sql[] = {
     [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
@@ -337,6 +346,7 @@ static const char *const top_raw_sql[] = {
 };
 static const char top_raw_all_sql[] = TOP_RAW_ALL;
 static const char hours_rows_sql[] = HOURS_ROWS_SQL;
+static const char dst_rows_sql[] = DST_ROWS_SQL;
 
 static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
 {
@@ -382,6 +392,30 @@ static int by_size_then_key(const void *pa, const void *pb, void *by_packets)
     if (x != y)
         return x > y ? -1 : 1;
     return strcmp(a->key, b->key);
+}
+
+/* The hourly path of sq_tel_op_top by destination: the cells of the
+ * window's rows summed per destination, then ranked. */
+static int top_dst_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                         struct tel_top_row *all)
+{
+    sqlite3_stmt *st = db_stmt(s, dst_rows_sql);
+    if (!st)
+        return STORE_ERROR;
+    bind_top(st, q);
+    struct tel_sums m;
+    tel_cells_by_dst_init(&m);
+    int rc, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        failed = tel_cells_by_dst(&m, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+    sqlite3_reset(st);
+    if (!failed && rc != SQLITE_DONE) {
+        tel_sums_free(&m);
+        return db_log_error(s, "tel_op_top");
+    }
+    failed = failed || tel_cells_top(&m, q->by_packets, q->limit, out, n, all) != 0;
+    tel_sums_free(&m);
+    return failed ? STORE_ERROR : STORE_OK;
 }
 
 /* The hourly path of sq_tel_op_top: every roll-up row of the window summed
@@ -438,7 +472,7 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
     if (!raw_dim || (q->hourly && q->dim > TEL_DIM_PROTOCOL) || q->limit <= 0)
         return STORE_ERROR;
     if (q->hourly)
-        return top_hours(s, q, out, n, all);
+        return q->dim == TEL_DIM_DST ? top_dst_hours(s, q, out, n, all) : top_hours(s, q, out, n, all);
     sqlite3_stmt *st;
     if (all) {
         memset(all, 0, sizeof *all);

@@ -10,9 +10,12 @@
 static const char *const purge_sql[] = {
     "DELETE FROM tel_flows WHERE (site_rid, ts, fid) IN (SELECT site_rid, ts, fid FROM tel_flows "
     "WHERE ts < ?1 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) AND ?2 IS NOT NULL",
-    "DELETE FROM tel_flow_minutes WHERE (site_rid, minute, dst, action, policy) IN (SELECT site_rid, minute, dst, "
-    "action, policy FROM tel_flow_minutes WHERE minute < ?1 OR site_rid NOT IN (SELECT rid FROM resources) "
-    "LIMIT ?3) AND ?2 IS NOT NULL",
+    "DELETE FROM tel_dst_minutes WHERE (site_rid, minute) IN (SELECT site_rid, minute FROM tel_dst_minutes "
+    "WHERE minute < ?1 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) AND ?2 IS NOT NULL",
+    "DELETE FROM tel_dst_hours WHERE (site_rid, hour) IN (SELECT site_rid, hour FROM tel_dst_hours "
+    "WHERE hour < ?1 - 3600 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) AND ?2 IS NOT NULL",
+    "DELETE FROM tel_dst_days WHERE (site_rid, day) IN (SELECT site_rid, day FROM tel_dst_days "
+    "WHERE day < ?1 - 86400 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) AND ?2 IS NOT NULL",
     "DELETE FROM tel_flow_hours WHERE (site_rid, dim, hour, key) IN (SELECT site_rid, dim, hour, key "
     "FROM tel_flow_hours WHERE hour < ?1 - 3600 OR site_rid NOT IN (SELECT rid FROM resources) LIMIT ?3) "
     "AND ?2 IS NOT NULL",

@@ -3,11 +3,13 @@
  * migration 011, which builds the table from per-minute rows:
  *   tel_minutes_add(a, b): a + b, minute by minute (NULL counts as zeros);
  *   tel_minutes_vector(i, bytes, packets): an aggregate, the vector whose
- *   minute i holds the sums of its rows' bytes and packets. */
+ *   minute i holds the sums of its rows' bytes and packets;
+ * and those over destination cells (tel_cells_sql.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/sqlite/conn.h"
+#include "store/sqlite/tel_cells_sql.h"
 #include "store/tel_vector.h"
 
 static const uint8_t *vec_arg(sqlite3_value *v)
@@ -60,7 +62,8 @@ int sq_tel_vector_functions(sqlite3 *db)
     int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
     return sqlite3_create_function(db, "tel_minutes_add", 2, flags, NULL, minutes_add, NULL, NULL) == SQLITE_OK &&
                    sqlite3_create_function(db, "tel_minutes_vector", 3, flags, NULL, NULL, vector_step,
-                                           vector_final) == SQLITE_OK
+                                           vector_final) == SQLITE_OK &&
+                   sq_tel_cells_functions(db) == 0
                ? 0
                : -1;
 }
