@@ -1,4 +1,4 @@
--- 013_dataplane_orphans.sql (PostgreSQL) — remove the deploy states of sites that no longer
+-- 014_dataplane_orphans.sql (PostgreSQL) — remove the deploy states of sites that no longer
 -- exist: a deploy pass that rendered a site deleted meanwhile stored its state
 -- after 006's trigger had run (the soak found 15,000 such rows after an hour
 -- of site churn). dataplane_state_set now stores a state only while its site
