@@ -28,6 +28,8 @@ static void decode_line(struct ingest_pipe *p, const char *text, size_t len, str
 {
     it->line = p->line;
     it->rc = tel_decode_line(p->simd, text, len, p->now, &it->rec, &it->loc, it->msg, sizeof it->msg);
+    if (it->rc == 0)
+        tel_decoded_to_text(&it->rec, &it->loc); /* off the storing thread */
 }
 
 /* Fills b from the input: up to a block of non-blank lines, stopping after
@@ -118,8 +120,7 @@ struct pipe_block *ingest_pipe_next(struct ingest_pipe *p)
 static void clear_block(struct pipe_block *b)
 {
     for (size_t i = 0; i < b->n; i++) {
-        json_decref(b->items[i].loc.waf_entry);
-        b->items[i].loc.waf_entry = NULL;
+        tel_locator_clear(&b->items[i].loc);
     }
     b->n = 0;
 }

@@ -321,8 +321,11 @@ static int attribute_waf(struct tel_attributor *a, struct tel_record *rec, struc
     w->port_rid = c->port_rid;
     snprintf(w->domain_port_id, sizeof w->domain_port_id, "%s", c->id);
     snprintf(w->domain_name, sizeof w->domain_name, "%s", c->domain_name);
-    json_object_set_new(loc->waf_entry, "domain", json_string(c->domain_name));
-    json_object_set_new(loc->waf_entry, "domain_id", json_string(c->domain_id));
+    snprintf(loc->domain_id, sizeof loc->domain_id, "%s", c->domain_id);
+    if (loc->waf_entry) {
+        json_object_set_new(loc->waf_entry, "domain", json_string(c->domain_name));
+        json_object_set_new(loc->waf_entry, "domain_id", json_string(c->domain_id));
+    }
     return 0;
 }
 

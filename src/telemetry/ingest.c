@@ -113,6 +113,64 @@ int tel_decode_line(struct tel_simd *simd, const char *text, size_t len, int64_t
     return rc;
 }
 
+void tel_decoded_to_text(struct tel_record *rec, struct tel_locator *loc)
+{
+    if (rec->kind != TEL_WAF_LOG || !loc->waf_entry)
+        return;
+    json_t *path = json_object_get(loc->waf_entry, "http_path");
+    char *text = json_dumps(loc->waf_entry, JSON_COMPACT);
+    char *text_path = strdup(json_string_value(path));
+    if (!text || !text_path) {
+        free(text); /* out of memory: it stays an object */
+        free(text_path);
+        return;
+    }
+    loc->waf_text = text;
+    loc->waf_path = text_path;
+    json_decref(loc->waf_entry);
+    loc->waf_entry = NULL;
+}
+
+void tel_locator_clear(struct tel_locator *loc)
+{
+    json_decref(loc->waf_entry);
+    free(loc->waf_text);
+    free(loc->waf_path);
+    loc->waf_entry = NULL;
+    loc->waf_text = loc->waf_path = NULL;
+}
+
+/* Whether jansson writes s as itself between quotes (no escapes). */
+static bool plain_json_text(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f || *s == '"' || *s == '\\')
+            return false;
+    return true;
+}
+
+/* The entry's text with its domain added, as jansson would have written
+ * the object with them (the members last). NULL out of memory. */
+static char *entry_with_domain(char *text, const char *domain, const char *domain_id)
+{
+    if (plain_json_text(domain) && plain_json_text(domain_id)) {
+        size_t n = strlen(text), size = n + strlen(domain) + strlen(domain_id) + 32;
+        char *out = realloc(text, size);
+        if (!out)
+            return NULL;
+        snprintf(out + n - 1, size - (n - 1), ",\"domain\":\"%s\",\"domain_id\":\"%s\"}", domain, domain_id);
+        return out;
+    }
+    json_t *o = json_loads(text, 0, NULL);
+    char *out = NULL;
+    if (o && json_object_set_new(o, "domain", json_string(domain)) == 0 &&
+        json_object_set_new(o, "domain_id", json_string(domain_id)) == 0)
+        out = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    free(text);
+    return out;
+}
+
 int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *in, struct tel_locator *loc, char *msg,
                           size_t msgsize)
 {
@@ -121,7 +179,15 @@ int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *in, struct tel
     int rc = tel_attribute(b->attr, rec, loc, msg, msgsize);
     if (rc < 0)
         snprintf(msg, msgsize, "the store is not available");
-    if (rc == 0 && rec->kind == TEL_WAF_LOG) {
+    if (rc == 0 && rec->kind == TEL_WAF_LOG && loc->waf_text) {
+        rec->u.waf.entry = entry_with_domain(loc->waf_text, rec->u.waf.domain_name, loc->domain_id);
+        rec->u.waf.path = loc->waf_path;
+        loc->waf_text = loc->waf_path = NULL;
+        if (!rec->u.waf.entry) {
+            rc = -1;
+            snprintf(msg, msgsize, "out of memory");
+        }
+    } else if (rc == 0 && rec->kind == TEL_WAF_LOG) {
         json_t *path = json_object_get(loc->waf_entry, "http_path");
         rec->u.waf.entry = json_dumps(loc->waf_entry, JSON_COMPACT);
         rec->u.waf.path = strdup(json_string_value(path));
@@ -130,8 +196,7 @@ int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *in, struct tel
             snprintf(msg, msgsize, "out of memory");
         }
     }
-    json_decref(loc->waf_entry);
-    loc->waf_entry = NULL;
+    tel_locator_clear(loc);
     if (rc != 0) {
         tel_record_clear(rec);
         return rc;

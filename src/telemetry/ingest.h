@@ -47,6 +47,11 @@ int tel_batch_add_decoded(struct tel_batch *b, struct tel_record *rec, struct te
 struct tel_simd;
 int tel_decode_line(struct tel_simd *simd, const char *text, size_t len, int64_t now, struct tel_record *rec,
                     struct tel_locator *loc, char *msg, size_t msgsize);
+/* On the decoding thread, after tel_decode(_line) took a record: a WAF
+ * entry made text (loc->waf_text), so that storing it only adds its domain
+ * (it ends as the same text). tel_locator_clear releases what loc owns. */
+void tel_decoded_to_text(struct tel_record *rec, struct tel_locator *loc);
+void tel_locator_clear(struct tel_locator *loc);
 /* Stores what is still buffered and frees the batch (also after a
  * failure, when it only frees): 0 or -1; *out counts the whole batch. */
 int tel_batch_end(struct tel_batch *b, bool store_rest, struct tel_ingest_result *out);

@@ -33,6 +33,8 @@ struct tel_locator {
     char domain[256];         /* waf_log, optional check */
     char attack_family[3];    /* ddos_event: "ap" when attack_type is application/mixed, else "" */
     json_t *waf_entry;        /* waf_log: the entry being built (the caller's to release) */
+    char *waf_text;           /* waf_log: or the entry as text, but its domain (tel_decoded_to_text), */
+    char *waf_path;           /* and its http_path */
 };
 
 /* Decodes obj into *rec and *loc. 0, or -1 with msg = "member: rule". */

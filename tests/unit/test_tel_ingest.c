@@ -1,7 +1,10 @@
 /* test_tel_ingest.c — telemetry storage arithmetic on a real SQLite store:
  * the flow roll-ups equal the raw records however a stream is cut into
  * batches and re-sent, and WAF entries form the same events in any order
- * of arrival (the 10-minute gap rule, merges included). */
+ * of arrival (the 10-minute gap rule, merges included), an entry a
+ * transaction or all in one (what they add to their events is kept in memory
+ * to the commit), and an entry made text on the decoding thread is stored as
+ * the same text as one made whole on the storing thread. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -12,6 +15,7 @@
 #include "store/sqlite/sqlite.h"
 #include "store/sqlite/db.h"
 #include "telemetry/ingest.h"
+#include "telemetry/record.h"
 #include "unit.h"
 
 static const int64_t NOW = 1764100000;
@@ -305,8 +309,10 @@ TEST(packed_destinations_answer_as_raw)
     close_fixture(&f);
 }
 
-static void waf_entries(struct fixture *f, const int *times, size_t n, const int *order)
+/* The entries in this order, each in its own transaction or all in one. */
+static void waf_entries(struct fixture *f, const int *times, size_t n, const int *order, bool one_transaction)
 {
+    char all[8192] = "";
     for (size_t k = 0; k < n; k++) {
         char line[512];
         size_t i = (size_t)order[k];
@@ -315,8 +321,17 @@ static void waf_entries(struct fixture *f, const int *times, size_t n, const int
                  "\"198.51.100.1\",\"src_ip_cc\":\"NL\",\"attack_type\":\"%s\",\"severity\":\"%s\",\"http_path\":\"/%zu\"}\n",
                  i, times[i], f->port_id, i % 2 ? "xss" : "sqli", i == 3 ? "high" : "low", i % 3);
         struct tel_ingest_result res;
+        if (one_transaction) {
+            strcat(all, line);
+            continue;
+        }
         CHECK(ingest(f, line, &res) == 0);
         CHECK_INT(res.stored, 1);
+    }
+    struct tel_ingest_result res;
+    if (one_transaction) {
+        CHECK(ingest(f, all, &res) == 0);
+        CHECK_INT(res.stored, (long)n);
     }
 }
 
@@ -335,10 +350,10 @@ TEST(waf_events_do_not_depend_on_arrival_order)
                      shuffled[] = {3, 0, 6, 2, 5, 1, 4};
     const int *orders[] = {forward, backward, shuffled};
     char first_events[512] = "", first_counts[512] = "";
-    for (int o = 0; o < 3; o++) {
+    for (int o = 0; o < 6; o++) {
         struct fixture f;
         open_fixture(&f);
-        waf_entries(&f, times, 7, orders[o]);
+        waf_entries(&f, times, 7, orders[o % 3], o >= 3);
         if (o == 0) {
             snprintf(first_events, sizeof first_events, "%s", query(&f, EVENTS));
             snprintf(first_counts, sizeof first_counts, "%s", query(&f, COUNTS));
@@ -353,6 +368,42 @@ TEST(waf_events_do_not_depend_on_arrival_order)
     }
 }
 
+/* One WAF line stored as parapet ingest does (made text on the decoding
+ * thread, tel_decoded_to_text) with _id "text", and as a whole object with
+ * _id "object": the same entry but its _id. */
+TEST(waf_entry_text_made_apart_is_the_same)
+{
+    struct fixture f;
+    open_fixture(&f);
+    static const char fmt[] =
+        "{\"kind\":\"waf_log\",\"_id\":\"%s\",\"timestamp\":1764000000,\"domain_port_id\":\"%s\",\"src_ip\":"
+        "\"2001:db8::1\",\"attack_type\":\"xss\",\"http_path\":\"/a\\\"b\\u00e9\\n\",\"pattern\":\"<\\/x>\"}";
+    char line[512];
+    snprintf(line, sizeof line, fmt, "object", f.port_id);
+    struct tel_ingest_result res;
+    CHECK(ingest(&f, line, &res) == 0);
+    snprintf(line, sizeof line, fmt, "text", f.port_id);
+    struct store *s = f.s;
+    s->ops->begin(s, true);
+    struct tel_batch *b = tel_batch_begin(s, NOW);
+    struct tel_record rec;
+    struct tel_locator loc;
+    char msg[TEL_MSG_BUF];
+    CHECK(b && tel_decode_line(NULL, line, strlen(line), NOW, &rec, &loc, msg, sizeof msg) == 0);
+    tel_decoded_to_text(&rec, &loc);
+    CHECK(loc.waf_text && !loc.waf_entry);
+    CHECK(tel_batch_add_decoded(b, &rec, &loc, msg, sizeof msg) == 0);
+    CHECK(tel_batch_end(b, true, &res) == 0);
+    CHECK(s->ops->commit(s) == STORE_OK);
+    char object[512];
+    snprintf(object, sizeof object, "%s",
+             query(&f, "SELECT replace(entry, '\"object\"', '\"text\"') FROM tel_waf_logs WHERE log_id = 'object'"));
+    CHECK(strstr(object, "\"domain\":\"shop.example\",\"domain_id\":") != NULL);
+    CHECK_STR(query(&f, "SELECT entry FROM tel_waf_logs WHERE log_id = 'text'"), object);
+    CHECK_STR(query(&f, "SELECT group_concat(path, '|') FROM tel_waf_logs"), "/a\"b\xc3\xa9\n|/a\"b\xc3\xa9\n");
+    close_fixture(&f);
+}
+
 UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
           UNIT_CASE(packed_destinations_answer_as_raw),
-          UNIT_CASE(waf_events_do_not_depend_on_arrival_order))
+          UNIT_CASE(waf_events_do_not_depend_on_arrival_order), UNIT_CASE(waf_entry_text_made_apart_is_the_same))

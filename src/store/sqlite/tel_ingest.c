@@ -46,9 +46,11 @@ struct hour_item {
 
 /* What the flows of a write transaction add to the roll-ups, written once
  * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
+struct sq_waf_pending; /* sqlite/tel_waf.c */
 struct tel_pending {
     struct tel_sums site_minutes, hours, days;
     struct tel_dst_sums dst;
+    struct sq_waf_pending *waf; /* what WAF entries add to their events */
 };
 
 enum { PENDING_MAX = 1 << 18 };
@@ -85,6 +87,11 @@ static int cmp_hour(const void *pa, const void *pb)
 }
 
 
+/* sqlite/tel_waf.c */
+int sq_tel_waf_add(struct store *s, struct sq_waf_pending **pending, const struct tel_record *r);
+int sq_tel_waf_flush(struct store *s, struct sq_waf_pending *w);
+void sq_tel_waf_free(struct sq_waf_pending *w);
+
 static int flush_pending(struct store *s);
 static void drop_pending(struct store *s);
 static const struct sqlite_pending_steps pending_steps = {.flush = flush_pending, .drop = drop_pending};
@@ -92,7 +99,7 @@ static const struct sqlite_pending_steps pending_steps = {.flush = flush_pending
 static struct tel_pending *pending(struct store *s)
 {
     struct sqlite_store *d = DB(s);
-    if (!d->tel_pending && (d->tel_pending = malloc(sizeof *d->tel_pending))) {
+    if (!d->tel_pending && (d->tel_pending = calloc(1, sizeof *d->tel_pending))) {
         d->pending = &pending_steps;
         tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
         tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
@@ -291,7 +298,7 @@ static int flush_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = days_of_hours(p) == 0 && upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
+    int rc = days_of_hours(p) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK && upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
                      upsert_hours(s, &p->hours, false) == STORE_OK &&
                      upsert_hours(s, &p->days, true) == STORE_OK
                  ? STORE_OK
@@ -309,6 +316,7 @@ static void drop_pending(struct store *s)
     tel_sums_free(&p->hours);
     tel_sums_free(&p->days);
     tel_dst_sums_free(&p->dst);
+    sq_tel_waf_free(p->waf);
     free(p);
     DB(s)->tel_pending = NULL;
     DB(s)->pending = NULL;
@@ -458,7 +466,6 @@ static int upsert_bandwidth(struct store *s, const struct tel_record *r)
     return sqlite3_changes(DB(s)->db) > 0;
 }
 
-int sq_tel_waf_add(struct store *s, const struct tel_record *r); /* sqlite/tel_waf.c */
 
 int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
 {
@@ -477,7 +484,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
         case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
         case TEL_BANDWIDTH: added = upsert_bandwidth(s, r); break;
-        case TEL_WAF_LOG: added = sq_tel_waf_add(s, r); break;
+        case TEL_WAF_LOG: added = sq_tel_waf_add(s, &p->waf, r); break;
         }
         out->records++;
         if (added < 0)
