@@ -143,30 +143,66 @@ static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg
 }
 
 static const char commit_sql[] = "COMMIT";
+static const char begin_write_sql[] = "BEGIN";
 
-/* Runs the statements of `pre` (no parameters; only their success counts)
- * and then the prepared statement `name` in one round trip (libpq's
- * pipeline mode, one sync at the end); the last one's result, or NULL when
- * a statement of `pre` failed (logged) or nothing came back. */
-static PGresult *exec_after(struct store *s, const char *const *pre, size_t npre, const char *name,
-                            const struct pg_params *p)
+/* A write transaction's start, sent after its BEGIN with its first
+ * statement (exec_in_tx): the write lock (shared for credential writes),
+ * the change counter, and for the HTTP layer's writes an asynchronous
+ * commit (durable through the group flush: pgsql/flush.c), in one prepared
+ * statement. The counter may be read inside the transaction: a write runs
+ * READ COMMITTED, so each later statement's snapshot is at least as new as
+ * the value read (store.h, data_version); it is read before the lock is
+ * granted, as when it was read before BEGIN. [shared][deferred] */
+#define WRITE_START(lock, tail)                                                                            \
+    "SELECT " lock "(" PG_WRITE_LOCK_KEY "), (SELECT last_value + 1 FROM data_version)" tail
+#define ASYNC_COMMIT ", set_config('synchronous_commit', 'off', true)"
+static const char *const write_start_sql[2][2] = {
+    {WRITE_START("pg_advisory_xact_lock", ""), WRITE_START("pg_advisory_xact_lock", ASYNC_COMMIT)},
+    {WRITE_START("pg_advisory_xact_lock_shared", ""), WRITE_START("pg_advisory_xact_lock_shared", ASYNC_COMMIT)},
+};
+
+static bool is_write_start(const char *sql)
+{
+    for (size_t i = 0; i < 4; i++)
+        if (write_start_sql[i / 2][i % 2] == sql)
+            return true;
+    return false;
+}
+
+/* Runs the prepared statements of `pre` (no parameters; only their success
+ * counts, and the counter a write start reads: d->version) and then `sql`
+ * (NULL: none) in one round trip (libpq's pipeline mode, one sync at the
+ * end). 0 with *last the result of `sql` (NULL if none came back), or -1
+ * when something could not be sent or a statement of `pre` failed
+ * (logged). */
+static int exec_after(struct store *s, const char *const *pre, size_t npre, const char *sql,
+                      const struct pg_params *p, PGresult **last)
 {
     PGconn *c = PG(s)->conn;
-    if (!PQenterPipelineMode(c))
-        return NULL;
+    char names[4][16], name[16];
+    *last = NULL;
+    if (npre > 4 || PQstatus(c) != CONNECTION_OK)
+        return -1;
+    for (size_t i = 0; i < npre; i++)
+        if (prepared_slot(s, pre[i], names[i]) != 0)
+            return -1;
+    if ((sql && prepared_slot(s, sql, name) != 0) || !PQenterPipelineMode(c))
+        return -1;
     bool sent = true;
     for (size_t i = 0; i < npre && sent; i++)
-        sent = PQsendQueryParams(c, pre[i], 0, NULL, NULL, NULL, NULL, 0) == 1;
-    sent = sent && PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
-                                       p ? p->formats : NULL, 0) == 1;
+        sent = PQsendQueryPrepared(c, names[i], 0, NULL, NULL, NULL, 0) == 1;
+    if (sql)
+        sent = sent && PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                                           p ? p->formats : NULL, 0) == 1;
     sent = sent && PQpipelineSync(c) == 1;
-    PGresult *last = NULL;
-    bool pre_ok = true;
+    bool pre_ok = sent;
     for (size_t got = 0; sent;) {
         PGresult *res = PQgetResult(c);
         if (!res) {
-            if (PQstatus(c) != CONNECTION_OK)
+            if (PQstatus(c) != CONNECTION_OK) {
+                pre_ok = pre_ok && got >= npre;
                 break;
+            }
             continue;
         }
         ExecStatusType st = PQresultStatus(res);
@@ -182,39 +218,44 @@ static PGresult *exec_after(struct store *s, const char *const *pre, size_t npre
                 log_error(s, pre[got], res);
                 pre_ok = false;
             }
+            if (ok && is_write_start(pre[got]) && PQntuples(res) == 1)
+                PG(s)->version = (uint64_t)pg_int(res, 0, 1);
             PQclear(res);
         } else {
-            PQclear(last);
-            last = res;
+            PQclear(*last);
+            *last = res;
         }
         got++;
     }
     PQexitPipelineMode(c);
     if (!pre_ok) {
-        PQclear(last);
-        return NULL;
+        PQclear(*last);
+        *last = NULL;
+        return -1;
     }
-    return last;
+    return 0;
 }
 
-static const char write_lock_sql[] = PG_WRITE_LOCK_SQL;
-static const char write_lock_shared_sql[] = PG_WRITE_LOCK_SHARED_SQL;
+/* A write transaction sends nothing until its first statement (or its
+ * change counter is asked for): then BEGIN, its start (write_start_sql)
+ * and that statement go in one round trip. The start's lock is granted
+ * before the statement's snapshot is taken (READ COMMITTED: a snapshot per
+ * statement), so it sees every write that held the lock before. */
+static int start_write(struct store *s, const char *sql, const struct pg_params *p, PGresult **res)
+{
+    struct pg_store *d = PG(s);
+    const char *pre[] = {begin_write_sql, write_start_sql[d->lock_shared][d->deferred]};
+    d->begin_pending = d->lock_pending = false;
+    return exec_after(s, pre, 2, sql, p, res);
+}
 
-/* The write lock of a write transaction is sent with its first statement
- * (pg_begin): one round trip fewer while other nodes wait for it. That
- * statement's snapshot is taken after the lock is granted (READ COMMITTED:
- * a snapshot per statement), so it sees every write that held the lock
- * before. */
 static PGresult *exec_in_tx(struct store *s, const char *sql, const struct pg_params *p)
 {
-    char name[16];
+    PGresult *res = NULL;
     if (!PG(s)->lock_pending)
         return exec_prepared(s, sql, p);
-    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
-        return NULL;
-    PG(s)->lock_pending = false;
-    const char *pre[] = {PG(s)->lock_shared ? write_lock_shared_sql : write_lock_sql};
-    return exec_after(s, pre, 1, name, p);
+    start_write(s, sql, p, &res);
+    return res;
 }
 
 void pg_credential_writes(struct store *s)
@@ -227,19 +268,23 @@ static int begin_now(struct store *s);
 
 PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc)
 {
+    struct pg_store *d = PG(s);
     *rc = STORE_ERROR;
-    if (PG(s)->begin_pending && begin_now(s) != STORE_OK)
+    if (d->begin_pending && !d->write_tx && begin_now(s) != STORE_OK)
         return NULL;
-    /* A statement outside a transaction (a background loop's lookup) opens
-     * a broken connection again itself: nothing else would. */
-    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) != 0)
+    /* A statement outside a transaction (a background loop's lookup), or
+     * the first of a write transaction, opens a broken connection again
+     * itself: nothing else would. */
+    bool first = !d->in_tx || d->lock_pending;
+    if (first && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) != 0)
         return NULL;
     PGresult *res = exec_in_tx(s, sql, p);
-    if (!PG(s)->in_tx && PQstatus(PG(s)->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
+    if (first && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) == 0) {
         /* the server had closed the connection (a restart) before this
          * statement reached it: once more, on a new one */
         PQclear(res);
-        res = exec_prepared(s, sql, p);
+        d->begin_pending = d->lock_pending = d->in_tx;
+        res = exec_in_tx(s, sql, p);
     }
     if (!res)
         return NULL;
@@ -478,25 +523,19 @@ static int ensure_connected(struct store *s)
 
 /* ---- transactions ---- */
 
-/* The change counter is read before BEGIN, in a transaction of its own:
- * the transaction's snapshot is taken by its first statement after BEGIN, so
+/* A read transaction's change counter is read before BEGIN (when the
+ * watcher does not know it), in a transaction of its own: the
+ * transaction's snapshot is taken by its first statement after BEGIN, so
  * whatever it reads is at least as new as the counter says (store.h,
  * data_version). Both go in one round trip (libpq's pipeline mode, a sync
  * after each so that they are two transactions). */
 static const char version_sql[] = "SELECT last_value + 1 FROM data_version";
 static const char begin_read_sql[] = "BEGIN ISOLATION LEVEL REPEATABLE READ";
-static const char begin_write_sql[] = "BEGIN";
-/* the HTTP layer's writes: durable through the group flush (pgsql/flush.c) */
-static const char async_commit_sql[] = "SET LOCAL synchronous_commit = off";
 
-static int begin_pipelined(struct store *s, bool write, int64_t *version)
+static int begin_pipelined(struct store *s, int64_t *version)
 {
     PGconn *c = PG(s)->conn;
-    const char *steps[] = {version_sql,
-                           NULL,
-                           write ? begin_write_sql : begin_read_sql,
-                           write && PG(s)->deferred ? async_commit_sql : NULL,
-                           NULL};
+    const char *steps[] = {version_sql, NULL, begin_read_sql, NULL};
     if (!PQenterPipelineMode(c))
         return log_error(s, "pipeline", NULL);
     bool sent = true;
@@ -554,7 +593,23 @@ int pg_begin(struct store *s, bool write)
     if (d->in_tx)
         return STORE_ERROR;
     uint64_t known;
-    if (!write && pg_version_watch_start(d->conninfo) == 0 && pg_version_known(&known)) {
+    if (write) { /* everything goes with the first statement (start_write) */
+        /* A server that shut down (or restarted) has sent its notice and
+         * closed the connection: reading what is there finds that without
+         * a round trip (two reads: the notice, then the end), so a write
+         * that cannot begin is refused here (503), not by its first
+         * statement (500). */
+        for (int i = 0; i < 2 && PQstatus(d->conn) == CONNECTION_OK; i++)
+            PQconsumeInput(d->conn);
+        if (ensure_connected(s) != 0)
+            return STORE_ERROR;
+        d->in_tx = d->begin_pending = d->lock_pending = d->write_tx = true;
+        d->wrote = d->lock_shared = false;
+        d->version = 0;
+        clock_gettime(CLOCK_MONOTONIC, &d->began);
+        return STORE_OK;
+    }
+    if (pg_version_watch_start(d->conninfo) == 0 && pg_version_known(&known)) {
         d->in_tx = d->begin_pending = true;
         d->wrote = d->write_tx = d->lock_pending = false;
         d->version = known;
@@ -563,22 +618,17 @@ int pg_begin(struct store *s, bool write)
     if (ensure_connected(s) != 0)
         return STORE_ERROR;
     int64_t version = 0;
-    int rc = begin_pipelined(s, write, &version);
+    int rc = begin_pipelined(s, &version);
     if (rc != STORE_OK && PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) == 0)
-        rc = begin_pipelined(s, write, &version); /* closed by the server since (a restart): a new one */
+        rc = begin_pipelined(s, &version); /* closed by the server since (a restart): a new one */
     if (rc != STORE_OK) {
         if (PQstatus(d->conn) == CONNECTION_OK && PQtransactionStatus(d->conn) != PQTRANS_IDLE)
             run_simple(s, "ROLLBACK");
         return rc;
     }
     d->in_tx = true;
-    d->wrote = false;
-    d->write_tx = write;
-    d->lock_pending = write; /* sent with the first statement (exec_in_tx) */
-    d->lock_shared = false;
+    d->wrote = d->write_tx = d->lock_pending = false;
     d->version = (uint64_t)version;
-    if (write)
-        clock_gettime(CLOCK_MONOTONIC, &d->began);
     return STORE_OK;
 }
 
@@ -600,11 +650,11 @@ int pg_commit(struct store *s)
     if (!d->in_tx)
         return STORE_ERROR;
     d->in_tx = false;
-    if (d->begin_pending) { /* nothing was read */
-        d->begin_pending = false;
+    if (d->begin_pending) { /* nothing was read or written */
+        d->begin_pending = d->lock_pending = false;
+        d->ticket = 0;
         return STORE_OK;
     }
-    d->lock_pending = false;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     d->ticket = 0;
@@ -623,8 +673,7 @@ int pg_commit(struct store *s)
      * it): its COMMIT answers ROLLBACK, an error */
     if (PQtransactionStatus(d->conn) == PQTRANS_INERROR || prepared_slot(s, bump, name) != 0)
         return d->wrote = false, run_simple(s, commit_sql);
-    res = exec_after(s, pre, 1, name, NULL);
-    int rc = res ? STORE_OK : STORE_ERROR;
+    int rc = exec_after(s, pre, 1, bump, NULL, &res) == 0 && res ? STORE_OK : STORE_ERROR;
     if (rc == STORE_OK) {
         if (!(d->deferred && d->write_tx)) {
             /* the commit waited for its own WAL flush: one commit per sync */
@@ -655,7 +704,7 @@ int pg_rollback(struct store *s)
     d->in_tx = false;
     d->wrote = false;
     if (d->begin_pending) {
-        d->begin_pending = false;
+        d->begin_pending = d->lock_pending = false;
         return STORE_OK;
     }
     return PQstatus(d->conn) == CONNECTION_OK ? run_simple(s, "ROLLBACK") : STORE_OK;
@@ -663,6 +712,14 @@ int pg_rollback(struct store *s)
 
 uint64_t pg_data_version(struct store *s)
 {
-    return PG(s)->in_tx ? PG(s)->version : 0;
+    struct pg_store *d = PG(s);
+    if (!d->in_tx)
+        return 0;
+    if (d->lock_pending) { /* a write that sent nothing yet: its start, now */
+        PGresult *res = NULL;
+        if ((PQstatus(d->conn) != CONNECTION_OK && ensure_connected(s) != 0) || start_write(s, NULL, NULL, &res) != 0)
+            return 0;
+    }
+    return d->version;
 }
 

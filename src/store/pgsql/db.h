@@ -31,8 +31,8 @@
 /* Held by every write transaction until it ends ("PRPT" and a role);
  * in shared mode by those that only issue credentials (store.h,
  * credential_writes). */
-#define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(1347571796002)"
-#define PG_WRITE_LOCK_SHARED_SQL "SELECT pg_advisory_xact_lock_shared(1347571796002)"
+#define PG_WRITE_LOCK_KEY "1347571796002"
+#define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK_KEY ")"
 
 enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24 };
 
@@ -41,7 +41,9 @@ struct pg_store {
     PGconn *conn;
     char *conninfo;
     bool in_tx, wrote, write_tx;
-    bool begin_pending; /* a read transaction whose BEGIN waits for its first statement */
+    /* a transaction whose BEGIN waits for its first statement (a write's
+     * goes with its write lock and counter read: pgsql/db.c, exec_in_tx) */
+    bool begin_pending;
     /* a write transaction whose write lock waits for its first statement:
      * code that uses `conn` directly in a write transaction (COPY) must run
      * one pg_query first */

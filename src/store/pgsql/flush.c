@@ -33,27 +33,38 @@ static struct {
     struct waiter *head; /* waiting for the next flush (LIFO: order is not promised) */
     uint64_t flushed;    /* every ticket up to here is durable */
     bool started;
+    bool prepared; /* flush_sql on this connection */
     char *conninfo;
     PGconn *conn;
 } fl = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
 
+static const char flush_sql[] = "SELECT txid_current(), (pg_current_wal_insert_lsn() - '0/0')::text, "
+                                "pg_logical_emit_message(true, 'parapet', 'flush'), "
+                                "pg_notify('parapet_version', (SELECT last_value FROM data_version)::text)";
+
 static bool flusher_connected(void)
 {
-    if (fl.conn && PQstatus(fl.conn) == CONNECTION_OK)
-        return true;
-    if (fl.conn)
-        PQreset(fl.conn);
-    else
-        fl.conn = PQconnectdb(fl.conninfo);
-    if (PQstatus(fl.conn) != CONNECTION_OK)
-        return false;
-    /* Perhaps another server now (a promoted standby): positions flushed
-     * on the old one say nothing here. */
-    pthread_mutex_lock(&fl.mu);
-    fl.flushed = 0;
-    pthread_mutex_unlock(&fl.mu);
-    PQclear(PQexec(fl.conn, "SET synchronous_commit = on"));
-    return true;
+    if (!fl.conn || PQstatus(fl.conn) != CONNECTION_OK) {
+        fl.prepared = false;
+        if (fl.conn)
+            PQreset(fl.conn);
+        else
+            fl.conn = PQconnectdb(fl.conninfo);
+        if (PQstatus(fl.conn) != CONNECTION_OK)
+            return false;
+        /* Perhaps another server now (a promoted standby): positions
+         * flushed on the old one say nothing here. */
+        pthread_mutex_lock(&fl.mu);
+        fl.flushed = 0;
+        pthread_mutex_unlock(&fl.mu);
+        PQclear(PQexec(fl.conn, "SET synchronous_commit = on"));
+    }
+    if (!fl.prepared) {
+        PGresult *res = PQprepare(fl.conn, "flush", flush_sql, 0, NULL);
+        fl.prepared = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+    }
+    return fl.prepared;
 }
 
 /* One durable commit after every ticket handed out so far, announcing the
@@ -64,19 +75,14 @@ static bool flusher_connected(void)
  * of its own: PostgreSQL commits one that only took an xid (txid_current)
  * asynchronously, neither flushing nor waiting for a synchronous standby
  * (xact.c: wrote_xlog), so it writes a transactional logical message (a
- * few bytes of WAL, no table, any wal_level). */
+ * few bytes of WAL, no table, any wal_level). One prepared statement in a
+ * transaction of its own (no BEGIN/COMMIT: one round trip, planned once). */
 static uint64_t flush_wal(void)
 {
     if (!flusher_connected())
         return 0;
-    PGresult *res = PQexec(fl.conn, "BEGIN; SELECT txid_current(), (pg_current_wal_insert_lsn() - '0/0')::text, "
-                                    "pg_logical_emit_message(true, 'parapet', 'flush'), "
-                                    "pg_notify('parapet_version', (SELECT last_value FROM data_version)::text)");
+    PGresult *res = PQexecPrepared(fl.conn, "flush", 0, NULL, NULL, NULL, 0);
     uint64_t lsn = PQresultStatus(res) == PGRES_TUPLES_OK ? strtoull(PQgetvalue(res, 0, 1), NULL, 10) : 0;
-    PQclear(res);
-    res = PQexec(fl.conn, lsn ? "COMMIT" : "ROLLBACK");
-    if (PQresultStatus(res) != PGRES_COMMAND_OK)
-        lsn = 0;
     PQclear(res);
     return lsn;
 }
