@@ -209,7 +209,11 @@ static int install(struct pass *ps, const char *text)
     ps->res->installed = true;
     if (ps->cfg->reload && ps->cfg->knotc) {
         char out[1024];
-        const char *argv[] = {ps->cfg->knotc, "-c", ps->path_main, "reload", NULL};
+        /* -t: knotc waits 60 s by default for a knotd that accepts but does
+         * not answer (one shutting down), and `serve` stops only after
+         * this pass; the configuration is installed either way and the
+         * next pass reloads again */
+        const char *argv[] = {ps->cfg->knotc, "-t", "10", "-c", ps->path_main, "reload", NULL};
         if (exec_capture(argv, out, sizeof out) != 0)
             return fail(ps, "knotc reload failed: %.400s", out);
     }
