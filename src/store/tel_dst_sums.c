@@ -46,7 +46,7 @@ int tel_dst_sums_add(struct tel_dst_sums *d, int64_t site_rid, const struct tel_
     it.key.start = f->time - f->time % 3600;
     memcpy(it.key.dst, f->dst, TEL_ADDR_KEY);
     it.c = (struct tel_counts){f->bytes, f->packets, 1};
-    if (tel_sums_add(&d->hours, &it) != 0)
+    if (!tel_flow_is_counter(f) && tel_sums_add(&d->hours, &it) != 0) /* hours: the breakdown by destination */
         return -1;
     it.key.start = f->time - f->time % 60;
     it.key.action = (uint8_t)f->action;

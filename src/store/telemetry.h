@@ -57,6 +57,21 @@ struct tel_flow {
     char policy[33];
 };
 
+/* The policy_type of flows that observed traffic before any verdict (a
+ * flow collector fed from a scrubber's ingress): where a minute also holds
+ * records with a verdict, the dashboards take the drop/pass split from those
+ * alone (docs/telemetry.md, "Observations and verdicts"). */
+#define TEL_POLICY_OBSERVED "observed"
+
+/* Whether f is a counter: a verdict (any policy_type but `observed`) that
+ * names no source (0.0.0.0 or ::), as the nftables scrubber's counters
+ * are. It counts traffic that observations, or verdicts with sources,
+ * describe already, so the breakdowns by source, port, protocol, country,
+ * AS, app and destination (and traffic patterns) leave it out; the series
+ * of traffic over time count it. Both stores' SQL repeats this test
+ * (TEL_COUNTER_SQL in their tel_op.c and ingest). */
+bool tel_flow_is_counter(const struct tel_flow *f);
+
 struct tel_waf_log {
     char log_id[TEL_ID_MAX + 1];
     int64_t timestamp;

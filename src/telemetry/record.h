@@ -16,12 +16,6 @@
 
 enum { TEL_MSG_MAX = 256 };
 
-/* The policy_type of flows that observed traffic before any verdict (a
- * flow collector fed from a scrubber's ingress): where a minute also holds
- * records with a verdict, the dashboards take the drop/pass split from those
- * alone (docs/telemetry.md, "Observations and verdicts"). */
-#define TEL_POLICY_OBSERVED "observed"
-
 /* What attribution needs besides the decoded members: the address to look
  * up and the ids the record names. */
 struct tel_locator {

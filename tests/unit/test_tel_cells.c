@@ -1,10 +1,11 @@
 /* test_tel_cells.c — destination cells (store/tel_cells.h) against a brute
  * force: random sorted sets merged into sums, range sums in address order,
  * and values a store could hold but a writer never made (cut, out of order,
- * a policy too long) refused. */
+ * a policy too long) refused; counters kept out of the hourly roll-up. */
 #include <stdlib.h>
 
 #include "store/tel_cells.h"
+#include "store/tel_dst_sums.h"
 #include "unit.h"
 
 enum { DSTS = 40, POLICIES = 3, KEYS = DSTS * 2 * POLICIES };
@@ -119,4 +120,48 @@ TEST(malformed_cells_refused)
     tel_cells_buf_free(&twice);
 }
 
-UNIT_MAIN(UNIT_CASE(merges_and_sums_equal_brute_force), UNIT_CASE(malformed_cells_refused))
+/* A counter (store/telemetry.h) is a verdict with no source; the hourly
+ * destination roll-up (the breakdown by address) leaves it out, the
+ * minute's cells (the series) keep it. */
+TEST(counters_out_of_the_hourly_breakdown)
+{
+    struct tel_flow f;
+    memset(&f, 0, sizeof f);
+    f.time = 1764000000;
+    f.src[0] = 4;
+    f.dst[0] = 4;
+    f.dst[1] = 10;
+    f.bytes = 100;
+    f.packets = 1;
+    CHECK(tel_flow_is_counter(&f)); /* 0.0.0.0, no policy_type */
+    snprintf(f.policy, sizeof f.policy, "udp_flood");
+    CHECK(tel_flow_is_counter(&f));
+    f.src[0] = 6; /* :: */
+    CHECK(tel_flow_is_counter(&f));
+    snprintf(f.policy, sizeof f.policy, "%s", TEL_POLICY_OBSERVED);
+    CHECK(!tel_flow_is_counter(&f)); /* a collector's folded rest */
+    snprintf(f.policy, sizeof f.policy, "udp_flood");
+    f.src[0] = 4;
+    f.src[16] = 1; /* ::1-like tail: a source */
+    CHECK(!tel_flow_is_counter(&f));
+    f.src[16] = 0;
+    f.src[1] = 198; /* 198.0.0.0 */
+    CHECK(!tel_flow_is_counter(&f));
+    f.src[1] = 0;
+    f.src[0] = 0; /* no family: not an address key, not a counter */
+    CHECK(!tel_flow_is_counter(&f));
+
+    struct tel_dst_sums d;
+    tel_dst_sums_init(&d);
+    f.src[0] = 4;
+    CHECK(tel_flow_is_counter(&f));
+    CHECK(tel_dst_sums_add(&d, 7, &f) == 0);
+    CHECK(d.minutes.n == 1 && d.hours.n == 0);
+    f.src[1] = 198;
+    CHECK(tel_dst_sums_add(&d, 7, &f) == 0);
+    CHECK(d.minutes.n == 1 && d.hours.n == 1);
+    tel_dst_sums_free(&d);
+}
+
+UNIT_MAIN(UNIT_CASE(merges_and_sums_equal_brute_force), UNIT_CASE(malformed_cells_refused),
+          UNIT_CASE(counters_out_of_the_hourly_breakdown))

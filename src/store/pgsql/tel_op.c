@@ -305,11 +305,15 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
 
 /* ---- flows: top keys ---- */
 
+/* Not a counter (tel_flow_is_counter): an observation, or a source named. */
+#define NOT_COUNTER                                                                                          \
+    " AND (f.policy = '" TEL_POLICY_OBSERVED "' OR f.src NOT IN ('\\x0400000000000000000000000000000000'::bytea, " \
+    "'\\x0600000000000000000000000000000000'::bytea))"
 /* Raw flows: $1 site, $2 from, $3 to, $4/$5 range or NULL; the lists add
  * $6 by packets (0/1) and $7 limit. */
 #define RAW_WHERE                                                                                            \
     " FROM tel_flows f WHERE f.site_rid = $1 AND f.ts >= $2 AND f.ts < $3 "                                    \
-    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea)"
+    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea)" NOT_COUNTER
 #define TOP_RAW(col)                                                                                         \
     "SELECT " col ", max(f.country), sum(f.bytes)::bigint, sum(f.packets)::bigint, count(*)" RAW_WHERE        \
     " GROUP BY 1 ORDER BY CASE WHEN $6::int <> 0 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT $7"
@@ -461,7 +465,7 @@ int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
     "substring(f.src FROM 1 FOR 7) END AS net, f.router AS router, f.protocol AS protocol, f.src_port AS "   \
     "src_port, f.dst_port AS dst_port, f.src_as AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes)::bigint AS " \
     "b, sum(f.packets)::bigint AS p FROM tel_flows f WHERE f.site_rid = $1 AND f.ts >= $2 AND f.ts < $3 "     \
-    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea) GROUP BY 1, 2, 3, 4, 5, 6, 7) x "              \
+    "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea)" NOT_COUNTER " GROUP BY 1, 2, 3, 4, 5, 6, 7) x " \
     "GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT $6"
 
 int pg_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,

@@ -146,6 +146,8 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
     m.c = c;
     if (tel_sums_add(&p->site_minutes, &m) != 0 || tel_dst_sums_add(&p->dst, r->place.site_rid, f) != 0)
         return -1;
+    if (tel_flow_is_counter(f)) /* not in the breakdowns (store/telemetry.h) */
+        return 0;
     struct hour_item h;
     for (int d = 1; d <= DIMS; d++) {
         if (d == DIM_DST)

@@ -312,13 +312,18 @@ static void col_key(sqlite3_stmt *st, char *out, size_t size)
     }
 }
 
+/* Not a counter (tel_flow_is_counter): an observation, or a source named. */
+#define NOT_COUNTER                                                                                          \
+    " AND (f.policy = '" TEL_POLICY_OBSERVED "' OR f.src NOT IN (x'0400000000000000000000000000000000', "     \
+    "x'0600000000000000000000000000000000'))"
 #define TOP_RAW(col)                                                                                         \
     "SELECT " col ", max(f.country), sum(f.bytes), sum(f.packets), count(*) FROM tel_flows f WHERE "        \
-    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1 "  \
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER    \
+    " GROUP BY 1 "                                                                                           \
     "ORDER BY CASE WHEN ?6 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT ?7"
 #define TOP_RAW_ALL                                                                                          \
     "SELECT NULL, '', coalesce(sum(f.bytes), 0), coalesce(sum(f.packets), 0), count(*) FROM tel_flows f "   \
-    "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)"
+    "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER
 /* The roll-up rows of [?2, ?3): whole days [?9, ?10) from tel_flow_days,
  * the hours before and after them from tel_flow_hours (a month: about 30
  * rows a key instead of 720). */
@@ -514,8 +519,8 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
     "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "    \
     "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "   \
     "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "        \
-    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5) GROUP BY 1, "   \
-    "2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6"
+    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER     \
+    " GROUP BY 1, 2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6"
 
 int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
                        enum tel_pattern_order order, long limit, struct tel_pattern **out, size_t *n)
