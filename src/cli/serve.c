@@ -30,10 +30,9 @@
 #include "dataplane/nftables/nft_counter_loop.h"
 #include "dataplane/nginx/bw_loop.h"
 #include "dataplane/nginx/nginx_deploy.h"
-#include "dataplane/nginx/nginx_deploy.h"
 #include "dataplane/nginx/waf_loop.h"
 #include "deploy/deployer.h"
-#include "deploy/deployer.h"
+#include "deploy/exec.h"
 #include "server/http.h"
 #include "server/metrics_http.h"
 #include "server/tls.h"
@@ -451,6 +450,7 @@ static int run(struct server_config *c, json_t *a)
         nanosleep(&step, NULL);
     metrics_http_stop();
     http_stop(h);
+    exec_stop_all(); /* a deploy pass's checker would hold the stop until it ends */
     stop_deployers();
     dispatch_shutdown();
     main_store->ops->close(main_store);

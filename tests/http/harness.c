@@ -371,6 +371,14 @@ int server_stop(pid_t pid)
         struct timespec ts = {0, 100 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
+    /* hung: where each thread waits, for the report (gdb when installed) */
+    char cmd[200];
+    snprintf(cmd, sizeof cmd,
+             "command -v gdb >/dev/null && gdb -p %d -batch -ex 'thread apply all bt 12' 2>/dev/null | "
+             "grep -E '^(Thread|#)' | sed 's/^/    hung: /' >&2",
+             (int)pid);
+    if (system(cmd) != 0)
+        fprintf(stderr, "    hung: no backtrace (gdb)\n");
     kill(pid, SIGKILL);
     waitpid(pid, &st, 0);
     return -1;

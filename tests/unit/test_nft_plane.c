@@ -21,6 +21,7 @@
 #include "dataplane/nftables/nft_counters.h"
 #include "dataplane/nftables/nft_lib.h"
 #include "dataplane/nftables/nft_plane.h"
+#include "unit/db_count.h"
 #include "unit/netns_private.h"
 #include "unit/scratch_store.h"
 #include "unit/unit.h"
@@ -248,15 +249,9 @@ TEST(counters_survive_a_new_ruleset)
 
 static long count_rows(const char *sql)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "sqlite3 '%s/parapet.db' \"%s\"", dir, sql);
-    FILE *f = popen(cmd, "r");
-    long n = -1;
-    if (f && fscanf(f, "%ld", &n) != 1)
-        n = -1;
-    if (f)
-        pclose(f);
-    return n;
+    char path[96];
+    snprintf(path, sizeof path, "%s/parapet.db", dir);
+    return db_count(path, sql);
 }
 
 /* The reader of serve: every second here, stored through the ingest by its

@@ -26,6 +26,7 @@
 #include "core/catalogue.h"
 #include "dataplane/ingest_batch.h"
 #include "dataplane/pmacct/pm_collector.h"
+#include "unit/db_count.h"
 #include "unit/scratch_store.h"
 #include "unit/unit.h"
 
@@ -103,15 +104,9 @@ static char dir[64];
 
 static long count_rows(const char *sql)
 {
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "sqlite3 '%s/parapet.db' \"%s\"", dir, sql);
-    FILE *f = popen(cmd, "r");
-    long n = -1;
-    if (f && fscanf(f, "%ld", &n) != 1)
-        n = -1;
-    if (f)
-        pclose(f);
-    return n;
+    char path[96];
+    snprintf(path, sizeof path, "%s/parapet.db", dir);
+    return db_count(path, sql);
 }
 
 TEST(nfacctd_to_the_store)

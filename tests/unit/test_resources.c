@@ -8,6 +8,7 @@
 #include "blocks_check.h"
 #include "store/select/select.h"
 #include "store/sqlite/sqlite.h"
+#include "db_count.h"
 #include "unit.h"
 
 static char dir[64] = "/tmp/parapet-res-XXXXXX";
@@ -368,17 +369,7 @@ static long stored_count(const char *sql)
 {
     char path[128];
     snprintf(path, sizeof path, "%s/r.db", dir);
-    sqlite3 *db;
-    sqlite3_stmt *st;
-    long n = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW)
-            n = (long)sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return n;
+    return db_count(path, sql);
 }
 
 TEST(dataplane_states_keep_last_good_and_go_with_the_site)
