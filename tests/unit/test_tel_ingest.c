@@ -404,6 +404,69 @@ TEST(waf_entry_text_made_apart_is_the_same)
     close_fixture(&f);
 }
 
+/* Retention (store_ops.tel_purge, bounded calls as telemetry_retention_run
+ * makes them): what is older than the cut-off goes from every table, what
+ * is newer stays, an ongoing event stays, and a deleted site's rows go
+ * whatever their age; calls of a small budget end the same. */
+static long purge_all(struct fixture *f, int64_t before, long budget)
+{
+    long total = 0, n;
+    do {
+        f->s->ops->begin(f->s, true);
+        CHECK(f->s->ops->tel_purge(f->s, before, budget, &n) == STORE_OK);
+        f->s->ops->commit(f->s);
+        total += n;
+    } while (n >= budget); /* (a WAF event's counts go whole: a call may pass its budget) */
+    return total;
+}
+
+static const char LEFT[] =
+    "SELECT (SELECT count(*) FROM tel_flows) || ' ' || (SELECT count(*) FROM tel_dst_minutes) || ' ' || "
+    "(SELECT count(*) FROM tel_dst_hours) || ' ' || (SELECT count(DISTINCT hour) FROM tel_flow_hours) || ' ' || "
+    "(SELECT count(DISTINCT hour) FROM tel_site_hours) || ' ' || (SELECT count(*) FROM tel_ddos_events) || ' ' || "
+    "(SELECT count(*) FROM tel_waf_logs) || ' ' || (SELECT count(*) FROM tel_waf_events) || ' ' || "
+    "(SELECT count(*) FROM tel_waf_event_counts WHERE weid NOT IN (SELECT weid FROM tel_waf_events))";
+
+TEST(retention_removes_the_old_and_the_orphaned)
+{
+    struct fixture f;
+    open_fixture(&f);
+    struct tel_ingest_result res;
+    char *old = flows(0, 60); /* 1764000000 + up to 5 minutes */
+    CHECK(ingest(&f, old, &res) == 0);
+    free(old);
+    char buf[4096];
+    snprintf(buf, sizeof buf,
+             "{\"kind\":\"flow\",\"flow_id\":\"new1\",\"time\":%lld,\"router\":\"r\",\"src_ip\":\"198.51.100.1\","
+             "\"dst_ip\":\"10.0.0.1\",\"bytes\":1,\"packets\":1}\n"
+             "{\"kind\":\"ddos_event\",\"alert_id\":\"old-ended\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.0.0.1\","
+             "\"start_time\":1764000000,\"end_time\":1764000100}\n"
+             "{\"kind\":\"ddos_event\",\"alert_id\":\"old-ongoing\",\"attack_type\":\"UDP Fragmentation\",\"site_ip\":\"10.0.0.2\","
+             "\"start_time\":1764000000}\n",
+             (long long)(NOW - 60));
+    CHECK(ingest(&f, buf, &res) == 0);
+    waf_entries(&f, (const int[]){1764000000, 1764000100, (int)NOW - 30}, 3, (const int[]){0, 1, 2}, true);
+    CHECK_STR(query(&f, LEFT), "61 6 2 2 2 2 3 2 0");
+
+    /* the cut-off an hour before NOW: the flows and entries of 1764000000 go */
+    CHECK(purge_all(&f, NOW - 3600, 7) > 60 + 5);
+    CHECK_STR(query(&f, LEFT), "1 1 1 1 1 1 1 1 0");
+    CHECK_STR(query(&f, "SELECT alert_id FROM tel_ddos_events"), "old-ongoing");
+    CHECK_INT(purge_all(&f, NOW - 3600, 7), 0); /* nothing left to find */
+
+    /* the OP site deleted: its recent rows go too (the AP site's entries stay) */
+    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE name = 'site'"));
+    json_t *blocker = NULL;
+    f.s->ops->begin(f.s, true);
+    CHECK(f.s->ops->res_delete(f.s, site, &blocker) == STORE_OK);
+    f.s->ops->commit(f.s);
+    json_decref(blocker);
+    CHECK(purge_all(&f, NOW - 3600, 2) > 0);
+    CHECK_STR(query(&f, LEFT), "0 0 0 0 0 0 1 1 0");
+    close_fixture(&f);
+}
+
 UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
           UNIT_CASE(packed_destinations_answer_as_raw),
-          UNIT_CASE(waf_events_do_not_depend_on_arrival_order), UNIT_CASE(waf_entry_text_made_apart_is_the_same))
+          UNIT_CASE(waf_events_do_not_depend_on_arrival_order), UNIT_CASE(waf_entry_text_made_apart_is_the_same),
+          UNIT_CASE(retention_removes_the_old_and_the_orphaned))
