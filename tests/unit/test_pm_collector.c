@@ -51,6 +51,7 @@ TEST(render)
                     "aggregate[parapet]: peer_src_ip, src_host, dst_host, src_port, dst_port, proto, src_as\n"
                     "aggregate_filter[parapet]: dst net 198.51.100.0/24 or dst net 2001:db8:1::/48 or dst net "
                     "192.0.2.0/25 or dst net 192.0.2.200/32 or dst net 192.0.2.5/32 or dst net 203.0.113.80/32\n"
+                    "plugin_pipe_size[parapet]: 67108864\n"
                     "print_output[parapet]: json\nprint_num_protos[parapet]: true\nprint_markers[parapet]: true\n"
                     "print_history[parapet]: 1m\nprint_history_roundoff[parapet]: m\n"
                     "print_refresh_time[parapet]: 60\nprint_output_lock_file[parapet]: /srv/pm/print.lock\n"
