@@ -96,7 +96,7 @@ static int ingest(struct fixture *f, const char *ndjson, struct tel_ingest_resul
 /* One row of text from a query on the fixture's database. */
 static const char *query(struct fixture *f, const char *sql)
 {
-    static char out[512];
+    static char out[8192];
     sqlite3 *db;
     sqlite3_stmt *st;
     out[0] = '\0';
@@ -466,7 +466,107 @@ TEST(retention_removes_the_old_and_the_orphaned)
     close_fixture(&f);
 }
 
+/* The traffic patterns summed in C (store/tel_patterns.h) equal the
+ * two-level GROUP BY they replace, run here on the same raw flows: every
+ * order, ties cut by the key, a limit inside a tie, IPv4 /24s and IPv6
+ * /48s, two routers, a range and the scrubber's counters left out. */
+static const char PATTERNS_BY_SQL[] =
+    "SELECT group_concat(line, ';') FROM (SELECT hex(net) || ' ' || router || ' ' || protocol || ' ' || "
+    "src_port || ' ' || dst_port || ' ' || src_as || ' ' || sum(b) || ' ' || sum(p) || ' ' || max(b) || ' ' || "
+    "max(p) AS line FROM (SELECT CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE "
+    "substr(f.src, 1, 7) END AS net, f.router AS router, f.protocol AS protocol, f.src_port AS src_port, "
+    "f.dst_port AS dst_port, f.src_as AS src_as, f.ts - f.ts %% 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS "
+    "p FROM tel_flows f WHERE f.ts >= %lld AND f.ts < %lld AND f.dst BETWEEN x'%s' AND x'%s' AND (f.policy = "
+    "'observed' OR f.src NOT IN (x'0400000000000000000000000000000000', x'0600000000000000000000000000000000')) "
+    "GROUP BY 1, 2, 3, 4, 5, 6, 7) GROUP BY net, router, protocol, src_port, dst_port, src_as ORDER BY %s DESC, "
+    "net, router, protocol, src_port, dst_port, src_as LIMIT %ld)";
+
+static void hex_of(const uint8_t *b, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        sprintf(out + 2 * i, "%02X", b[i]);
+}
+
+/* A pattern as the SQL above writes it (its /24 or /48 as the key's bytes). */
+static size_t pattern_line(const struct tel_pattern *p, char *out, size_t size)
+{
+    struct cidr c;
+    uint8_t key[TEL_ADDR_KEY] = {0};
+    char net[2 * TEL_ADDR_KEY + 1];
+    if (cidr_parse(p->cidr, 0, &c) != 0)
+        abort();
+    key[0] = (uint8_t)c.addr.family;
+    memcpy(key + 1, c.addr.b, 16);
+    hex_of(key, key[0] == NET_V4 ? 4 : 7, net);
+    return (size_t)snprintf(out, size, "%s %s %d %d %d %lld %lld %lld %lld %lld", net, p->router, p->protocol,
+                            p->src_port, p->dst_port, (long long)p->src_as, (long long)p->bytes,
+                            (long long)p->packets, (long long)p->peak_bytes, (long long)p->peak_packets);
+}
+
+TEST(patterns_equal_the_sql_group_by)
+{
+    struct fixture f;
+    open_fixture(&f);
+    static const char *const sources[] = {"198.51.100.7", "198.51.100.9", "203.0.113.5", "2001:db8:1:2::1",
+                                          "2001:db8:1:3::9", "0.0.0.0"};
+    size_t cap = 400 * 604, n = 0;
+    char *buf = malloc(cap);
+    buf[0] = '\0';
+    for (int i = 0; i < 600; i++) {
+        const char *src = sources[i % 6];
+        bool counter = i % 6 == 5;
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "{\"kind\":\"flow\",\"flow_id\":\"p%d\",\"time\":%d,\"router\":\"%s\",\"src_ip\":"
+                              "\"%s\",\"dst_ip\":\"10.0.0.%d\",\"src_port\":%d,\"dst_port\":%d,\"protocol\":%d,"
+                              "\"src_as\":%d,\"bytes\":%d,\"packets\":%d,\"action\":\"%s\",\"policy_type\":\"%s\"}\n",
+                              i, 1764000000 + (i % 4) * 60 + i % 50, i % 7 ? "edge-1" : "edge-2", src, i % 5 + 1,
+                              i % 3 ? 123 : 53, i % 2 ? 80 : 443, i % 4 ? 17 : 6, 64500 + i % 2,
+                              (i % 9 + 1) * 100, i % 9 + 1, counter ? "drop" : "pass", counter ? "udp_flood" : "");
+    }
+    /* four patterns equal in every sum: ordered by source, router, then port */
+    static const char *const ties[][3] = {{"192.0.2.1", "edge-2", "7"}, {"192.0.3.1", "edge-1", "7"},
+                                          {"192.0.2.1", "edge-1", "8"}, {"192.0.2.1", "edge-1", "7"}};
+    for (int i = 0; i < 4; i++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "{\"kind\":\"flow\",\"flow_id\":\"t%d\",\"time\":1764000010,\"router\":\"%s\","
+                              "\"src_ip\":\"%s\",\"dst_ip\":\"10.0.0.3\",\"src_port\":7,\"dst_port\":%s,"
+                              "\"protocol\":17,\"src_as\":1,\"bytes\":300,\"packets\":3,\"action\":\"pass\"}\n",
+                              i, ties[i][1], ties[i][0], ties[i][2]);
+    struct tel_ingest_result res;
+    CHECK(ingest(&f, buf, &res) == 0 && res.stored == 604);
+    free(buf);
+    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
+    struct tel_range range;
+    key_of("10.0.0.2", range.lo);
+    key_of("10.0.0.4", range.hi);
+    char lo[2 * TEL_ADDR_KEY + 1], hi[2 * TEL_ADDR_KEY + 1];
+    hex_of(range.lo, TEL_ADDR_KEY, lo);
+    hex_of(range.hi, TEL_ADDR_KEY, hi);
+    static const long limits[] = {100, 7, 1};
+    for (int order = TEL_BY_BYTES; order <= TEL_BY_PEAK_PACKETS; order++)
+        for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
+            char sql[2048], got[8192] = "";
+            static const char *const by[] = {"sum(b)", "sum(p)", "max(b)", "max(p)"};
+            snprintf(sql, sizeof sql, PATTERNS_BY_SQL, 1764000000LL, 1764000000LL + 240, lo, hi, by[order],
+                     limits[l]);
+            struct tel_pattern *p;
+            size_t np, at = 0;
+            CHECK(f.s->ops->tel_op_patterns(f.s, site, &range, 1764000000, 1764000240, (enum tel_pattern_order)order,
+                                            limits[l], &p, &np) == STORE_OK);
+            for (size_t i = 0; i < np; i++) {
+                if (i)
+                    got[at++] = ';';
+                at += pattern_line(&p[i], got + at, sizeof got - at);
+            }
+            free(p);
+            const char *want = query(&f, sql);
+            CHECK(strlen(want) > 0 && np > 0);
+            CHECK_STR(got, want);
+        }
+    close_fixture(&f);
+}
+
 UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
           UNIT_CASE(packed_destinations_answer_as_raw),
           UNIT_CASE(waf_events_do_not_depend_on_arrival_order), UNIT_CASE(waf_entry_text_made_apart_is_the_same),
-          UNIT_CASE(retention_removes_the_old_and_the_orphaned))
+          UNIT_CASE(retention_removes_the_old_and_the_orphaned), UNIT_CASE(patterns_equal_the_sql_group_by))

@@ -6,6 +6,7 @@
 
 #include "store/sqlite/db.h"
 #include "store/tel_cells.h"
+#include "store/tel_patterns.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
@@ -512,27 +513,22 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
 
 /* ---- flows: traffic patterns ---- */
 
-/* Traffic patterns ordered by column `by`: 7 bytes, 8 packets, 9 the peak
- * minute's bytes, 10 its packets (enum tel_pattern_order + 7). */
-#define PATTERNS_SQL(by)                                                                                     \
-    "SELECT net, router, protocol, src_port, dst_port, src_as, sum(b), sum(p), max(b), max(p) FROM (SELECT "   \
-    "CASE WHEN substr(f.src, 1, 1) = x'04' THEN substr(f.src, 1, 4) ELSE substr(f.src, 1, 7) END AS net, "    \
-    "f.router AS router, f.protocol AS protocol, f.src_port AS src_port, f.dst_port AS dst_port, f.src_as "   \
-    "AS src_as, f.ts - f.ts % 60 AS mn, sum(f.bytes) AS b, sum(f.packets) AS p FROM tel_flows f WHERE "        \
-    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER     \
-    " GROUP BY 1, 2, 3, 4, 5, 6, 7) GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY " by " DESC, 1, 2, 3, 4, 5, 6 LIMIT ?6"
+/* The flows of the window, summed into patterns in C (store/tel_patterns.h). */
+#define PATTERN_FLOWS_SQL                                                                                    \
+    "SELECT f.src, f.router, f.protocol, f.src_port, f.dst_port, f.src_as, f.ts, f.bytes, f.packets FROM "   \
+    "tel_flows f WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND " \
+    "?5)" NOT_COUNTER
 
 int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
                        enum tel_pattern_order order, long limit, struct tel_pattern **out, size_t *n)
 {
-    static const char *const sql[] = {PATTERNS_SQL("7"), PATTERNS_SQL("8"), PATTERNS_SQL("9"), PATTERNS_SQL("10")};
     *out = NULL;
     *n = 0;
     if (limit <= 0)
         return STORE_OK;
-    if ((unsigned)order >= sizeof sql / sizeof *sql)
+    if ((unsigned)order > TEL_BY_PEAK_PACKETS)
         return STORE_ERROR;
-    sqlite3_stmt *st = db_stmt(s, sql[order]);
+    sqlite3_stmt *st = db_stmt(s, PATTERN_FLOWS_SQL);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, site_rid);
@@ -542,38 +538,25 @@ int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range
         sqlite3_bind_blob(st, 4, range->lo, TEL_ADDR_KEY, SQLITE_STATIC);
         sqlite3_bind_blob(st, 5, range->hi, TEL_ADDR_KEY, SQLITE_STATIC);
     }
-    sqlite3_bind_int64(st, 6, limit);
-    *out = calloc((size_t)limit, sizeof **out);
-    if (!*out) {
-        sqlite3_reset(st);
-        return STORE_ERROR;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)limit) {
-        struct tel_pattern *p = &(*out)[(*n)++];
-        uint8_t key[TEL_ADDR_KEY] = {0};
-        int len = sqlite3_column_bytes(st, 0);
-        if (len > 0 && len <= TEL_ADDR_KEY)
-            memcpy(key, sqlite3_column_blob(st, 0), (size_t)len);
-        char addr[NET_TEXT_MAX];
-        key_text(key, TEL_ADDR_KEY, addr, sizeof addr);
-        snprintf(p->cidr, sizeof p->cidr, "%s/%d", addr, key[0] == NET_V4 ? 24 : 48);
-        db_col_text(st, 1, p->router, sizeof p->router);
-        p->protocol = sqlite3_column_int(st, 2);
-        p->src_port = sqlite3_column_int(st, 3);
-        p->dst_port = sqlite3_column_int(st, 4);
-        p->src_as = sqlite3_column_int64(st, 5);
-        p->bytes = sqlite3_column_int64(st, 6);
-        p->packets = sqlite3_column_int64(st, 7);
-        p->peak_bytes = sqlite3_column_int64(st, 8);
-        p->peak_packets = sqlite3_column_int64(st, 9);
+    struct tel_pattern_sums sums;
+    tel_pattern_sums_init(&sums);
+    int rc = SQLITE_DONE, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_bytes(st, 0) != TEL_ADDR_KEY)
+            continue; /* not an address key: no pattern (the ingest stores none) */
+        failed = tel_pattern_sums_add(&sums, sqlite3_column_blob(st, 0), (const char *)sqlite3_column_text(st, 1),
+                                      sqlite3_column_int(st, 2), sqlite3_column_int(st, 3),
+                                      sqlite3_column_int(st, 4), sqlite3_column_int64(st, 5),
+                                      sqlite3_column_int64(st, 6), sqlite3_column_int64(st, 7),
+                                      sqlite3_column_int64(st, 8));
     }
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
+    if (!failed && rc != SQLITE_DONE) {
+        tel_pattern_sums_free(&sums);
         return db_log_error(s, "tel_op_patterns");
     }
-    return STORE_OK;
+    if (!failed)
+        failed = tel_pattern_sums_result(&sums, order, limit, out, n);
+    tel_pattern_sums_free(&sums);
+    return failed ? STORE_ERROR : STORE_OK;
 }
