@@ -503,13 +503,15 @@ static size_t pattern_line(const struct tel_pattern *p, char *out, size_t size)
                             (long long)p->packets, (long long)p->peak_bytes, (long long)p->peak_packets);
 }
 
-TEST(patterns_equal_the_sql_group_by)
+/* The flows the differential tests below read: IPv4 and IPv6 sources in a
+ * few /24s and /48s, two routers, ports, protocols, ASes and countries over
+ * four minutes, the scrubber's counters (to be left out), and flows equal in
+ * every sum but their keys (ties: ports 9 and 10 are ordered as numbers). */
+static void ingest_mixed_flows(struct fixture *f)
 {
-    struct fixture f;
-    open_fixture(&f);
     static const char *const sources[] = {"198.51.100.7", "198.51.100.9", "203.0.113.5", "2001:db8:1:2::1",
                                           "2001:db8:1:3::9", "0.0.0.0"};
-    size_t cap = 400 * 604, n = 0;
+    size_t cap = 450 * 606, n = 0;
     char *buf = malloc(cap);
     buf[0] = '\0';
     for (int i = 0; i < 600; i++) {
@@ -518,10 +520,12 @@ TEST(patterns_equal_the_sql_group_by)
         n += (size_t)snprintf(buf + n, cap - n,
                               "{\"kind\":\"flow\",\"flow_id\":\"p%d\",\"time\":%d,\"router\":\"%s\",\"src_ip\":"
                               "\"%s\",\"dst_ip\":\"10.0.0.%d\",\"src_port\":%d,\"dst_port\":%d,\"protocol\":%d,"
-                              "\"src_as\":%d,\"bytes\":%d,\"packets\":%d,\"action\":\"%s\",\"policy_type\":\"%s\"}\n",
+                              "\"src_as\":%d,\"bytes\":%d,\"packets\":%d,\"action\":\"%s\",\"policy_type\":\"%s\","
+                              "\"src_country\":\"%s\"}\n",
                               i, 1764000000 + (i % 4) * 60 + i % 50, i % 7 ? "edge-1" : "edge-2", src, i % 5 + 1,
                               i % 3 ? 123 : 53, i % 2 ? 80 : 443, i % 4 ? 17 : 6, 64500 + i % 2,
-                              (i % 9 + 1) * 100, i % 9 + 1, counter ? "drop" : "pass", counter ? "udp_flood" : "");
+                              (i % 9 + 1) * 100, i % 9 + 1, counter ? "drop" : "pass", counter ? "udp_flood" : "",
+                              i % 11 ? (i % 2 ? "NL" : "DE") : "FR");
     }
     /* four patterns equal in every sum: ordered by source, router, then port */
     static const char *const ties[][3] = {{"192.0.2.1", "edge-2", "7"}, {"192.0.3.1", "edge-1", "7"},
@@ -532,9 +536,22 @@ TEST(patterns_equal_the_sql_group_by)
                               "\"src_ip\":\"%s\",\"dst_ip\":\"10.0.0.3\",\"src_port\":7,\"dst_port\":%s,"
                               "\"protocol\":17,\"src_as\":1,\"bytes\":300,\"packets\":3,\"action\":\"pass\"}\n",
                               i, ties[i][1], ties[i][0], ties[i][2]);
+    for (int port = 9; port <= 10; port++)
+        n += (size_t)snprintf(buf + n, cap - n,
+                              "{\"kind\":\"flow\",\"flow_id\":\"q%d\",\"time\":1764000020,\"router\":\"edge-3\","
+                              "\"src_ip\":\"192.0.2.200\",\"dst_ip\":\"10.0.0.3\",\"src_port\":%d,\"dst_port\":%d,"
+                              "\"protocol\":%d,\"src_as\":%d,\"bytes\":7000,\"packets\":70,\"action\":\"pass\"}\n",
+                              port, port, port, port, 64000 + port);
     struct tel_ingest_result res;
-    CHECK(ingest(&f, buf, &res) == 0 && res.stored == 604);
+    CHECK(ingest(f, buf, &res) == 0 && res.stored == 606);
     free(buf);
+}
+
+TEST(patterns_equal_the_sql_group_by)
+{
+    struct fixture f;
+    open_fixture(&f);
+    ingest_mixed_flows(&f);
     int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
     struct tel_range range;
     key_of("10.0.0.2", range.lo);
@@ -566,7 +583,79 @@ TEST(patterns_equal_the_sql_group_by)
     close_fixture(&f);
 }
 
+/* The raw top lists summed in C (store/tel_top.h) equal the GROUP BY they
+ * replace, run here on the same flows: every dimension, by bytes and by
+ * packets, with and without a range, limits that cut ties, max(country),
+ * and the totals. */
+static const char TOP_BY_SQL[] =
+    "SELECT group_concat(line, ';') FROM (SELECT %s || ' ' || max(f.country) || ' ' || sum(f.bytes) || ' ' || "
+    "sum(f.packets) || ' ' || count(*) AS line FROM tel_flows f WHERE f.ts >= 1764000000 AND f.ts < 1764000240 "
+    "%s AND (f.policy = 'observed' OR f.src NOT IN (x'0400000000000000000000000000000000', "
+    "x'0600000000000000000000000000000000')) GROUP BY %s ORDER BY sum(f.%s) DESC, %s LIMIT %ld)";
+static const char TOP_ALL_SQL[] =
+    "SELECT sum(f.bytes) || ' ' || sum(f.packets) || ' ' || count(*) FROM tel_flows f WHERE f.ts >= 1764000000 "
+    "AND f.ts < 1764000240 %s AND (f.policy = 'observed' OR f.src NOT IN (x'0400000000000000000000000000000000', "
+    "x'0600000000000000000000000000000000'))";
+
+TEST(top_lists_equal_the_sql_group_by)
+{
+    struct fixture f;
+    open_fixture(&f);
+    ingest_mixed_flows(&f);
+    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
+    struct tel_range range;
+    key_of("10.0.0.2", range.lo);
+    key_of("10.0.0.4", range.hi);
+    char lo[2 * TEL_ADDR_KEY + 1], hi[2 * TEL_ADDR_KEY + 1], in_range[128];
+    hex_of(range.lo, TEL_ADDR_KEY, lo);
+    hex_of(range.hi, TEL_ADDR_KEY, hi);
+    snprintf(in_range, sizeof in_range, "AND f.dst BETWEEN x'%s' AND x'%s'", lo, hi);
+    static const char *const cols[] = {[TEL_DIM_APP] = "f.app",         [TEL_DIM_AS] = "f.src_as",
+                                       [TEL_DIM_COUNTRY] = "f.country", [TEL_DIM_DST] = "f.dst",
+                                       [TEL_DIM_PROTOCOL] = "f.protocol", [TEL_DIM_SRC] = "f.src",
+                                       [TEL_DIM_SRC_PORT] = "f.src_port", [TEL_DIM_DST_PORT] = "f.dst_port"};
+    static const long limits[] = {100, 3, 1};
+    for (int dim = TEL_DIM_APP; dim <= TEL_DIM_DST_PORT; dim++)
+        for (int variant = 0; variant < 12; variant++) {
+            bool packets = variant % 2, ranged = variant / 2 % 2;
+            long limit = limits[variant / 4];
+            bool addr = dim == TEL_DIM_DST || dim == TEL_DIM_SRC;
+            char key[64], sql[2048], got[8192] = "", all_got[128];
+            snprintf(key, sizeof key, addr ? "hex(%s)" : "%s", cols[dim]);
+            snprintf(sql, sizeof sql, TOP_BY_SQL, key, ranged ? in_range : "", cols[dim],
+                     packets ? "packets" : "bytes", cols[dim], limit);
+            struct tel_top_query q = {.site_rid = site, .range = ranged ? &range : NULL, .from = 1764000000,
+                                      .to = 1764000240, .dim = dim, .by_packets = packets, .limit = limit};
+            struct tel_top_row *rows, all;
+            size_t n, at = 0;
+            CHECK(f.s->ops->tel_op_top(f.s, &q, &rows, &n, &all) == STORE_OK);
+            for (size_t i = 0; i < n; i++) {
+                char k[sizeof rows[i].key];
+                if (addr) {
+                    uint8_t kb[TEL_ADDR_KEY];
+                    key_of(rows[i].key, kb);
+                    hex_of(kb, TEL_ADDR_KEY, k);
+                } else {
+                    snprintf(k, sizeof k, "%s", rows[i].key);
+                }
+                at += (size_t)snprintf(got + at, sizeof got - at, "%s%s %s %lld %lld %lld", i ? ";" : "", k,
+                                       rows[i].country, (long long)rows[i].bytes, (long long)rows[i].packets,
+                                       (long long)rows[i].flows);
+            }
+            free(rows);
+            const char *want = query(&f, sql);
+            CHECK(strlen(want) > 0);
+            CHECK_STR(got, want);
+            snprintf(all_got, sizeof all_got, "%lld %lld %lld", (long long)all.bytes, (long long)all.packets,
+                     (long long)all.flows);
+            snprintf(sql, sizeof sql, TOP_ALL_SQL, ranged ? in_range : "");
+            CHECK_STR(all_got, query(&f, sql));
+        }
+    close_fixture(&f);
+}
+
 UNIT_MAIN(UNIT_CASE(rollups_equal_raw_however_batched), UNIT_CASE(rolled_back_flows_add_to_no_rollup),
           UNIT_CASE(packed_destinations_answer_as_raw),
           UNIT_CASE(waf_events_do_not_depend_on_arrival_order), UNIT_CASE(waf_entry_text_made_apart_is_the_same),
-          UNIT_CASE(retention_removes_the_old_and_the_orphaned), UNIT_CASE(patterns_equal_the_sql_group_by))
+          UNIT_CASE(retention_removes_the_old_and_the_orphaned), UNIT_CASE(patterns_equal_the_sql_group_by),
+          UNIT_CASE(top_lists_equal_the_sql_group_by))

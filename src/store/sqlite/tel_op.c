@@ -7,6 +7,7 @@
 #include "store/sqlite/db.h"
 #include "store/tel_cells.h"
 #include "store/tel_patterns.h"
+#include "store/tel_top.h"
 #include "store/tel_sums.h"
 #include "store/tel_vector.h"
 
@@ -286,45 +287,15 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
 
 /* ---- flows: top keys ---- */
 
-static void key_text(const void *blob, int len, char *out, size_t size)
-{
-    struct ip_addr a = {0};
-    const uint8_t *k = blob;
-    if (len != TEL_ADDR_KEY || !k) {
-        snprintf(out, size, "%s", "");
-        return;
-    }
-    a.family = k[0];
-    memcpy(a.b, k + 1, 16);
-    char text[NET_TEXT_MAX];
-    ip_format(&a, text);
-    snprintf(out, size, "%s", text);
-}
-
-/* Column 0 of a row as key text: integers in decimal, address keys as
- * addresses, text as is. */
-static void col_key(sqlite3_stmt *st, char *out, size_t size)
-{
-    switch (sqlite3_column_type(st, 0)) {
-    case SQLITE_INTEGER: snprintf(out, size, "%lld", (long long)sqlite3_column_int64(st, 0)); break;
-    case SQLITE_BLOB: key_text(sqlite3_column_blob(st, 0), sqlite3_column_bytes(st, 0), out, size); break;
-    case SQLITE_NULL: snprintf(out, size, "%s", ""); break;
-    default: db_col_text(st, 0, out, size); break;
-    }
-}
-
 /* Not a counter (tel_flow_is_counter): an observation, or a source named. */
 #define NOT_COUNTER                                                                                          \
     " AND (f.policy = '" TEL_POLICY_OBSERVED "' OR f.src NOT IN (x'0400000000000000000000000000000000', "     \
     "x'0600000000000000000000000000000000'))"
-#define TOP_RAW(col)                                                                                         \
-    "SELECT " col ", max(f.country), sum(f.bytes), sum(f.packets), count(*) FROM tel_flows f WHERE "        \
-    "f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER    \
-    " GROUP BY 1 "                                                                                           \
-    "ORDER BY CASE WHEN ?6 THEN sum(f.packets) ELSE sum(f.bytes) END DESC, 1 LIMIT ?7"
-#define TOP_RAW_ALL                                                                                          \
-    "SELECT NULL, '', coalesce(sum(f.bytes), 0), coalesce(sum(f.packets), 0), count(*) FROM tel_flows f "   \
-    "WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER
+/* The flows of a raw top list: its key, the source country, the counts
+ * (summed in C: store/tel_top.h). */
+#define TOP_FLOWS(col)                                                                                       \
+    "SELECT " col ", f.country, f.bytes, f.packets FROM tel_flows f WHERE f.site_rid = ?1 AND f.ts >= ?2 AND " \
+    "f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER
 /* The roll-up rows of [?2, ?3): whole days [?9, ?10) from tel_flow_days,
  * the hours before and after them from tel_flow_hours (a month: about 30
  * rows a key instead of 720). */
@@ -344,13 +315,19 @@ static void col_key(sqlite3_stmt *st, char *out, size_t size)
     "FROM tel_dst_days WHERE site_rid = ?1 AND day >= ?9 AND day < ?10 UNION ALL SELECT cells FROM "          \
     "tel_dst_hours WHERE site_rid = ?1 AND hour >= ?10 AND hour < ?3"
 
-static const char *const top_raw_sql[] = {
-    [TEL_DIM_APP] = TOP_RAW("f.app"),           [TEL_DIM_AS] = TOP_RAW("f.src_as"),
-    [TEL_DIM_COUNTRY] = TOP_RAW("f.country"),   [TEL_DIM_DST] = TOP_RAW("f.dst"),
-    [TEL_DIM_PROTOCOL] = TOP_RAW("f.protocol"), [TEL_DIM_SRC] = TOP_RAW("f.src"),
-    [TEL_DIM_SRC_PORT] = TOP_RAW("f.src_port"), [TEL_DIM_DST_PORT] = TOP_RAW("f.dst_port"),
+static const struct {
+    const char *sql;
+    enum tel_key_type type;
+} top_flows[] = {
+    [TEL_DIM_APP] = {TOP_FLOWS("f.app"), TEL_KEY_TEXT},
+    [TEL_DIM_AS] = {TOP_FLOWS("f.src_as"), TEL_KEY_INT},
+    [TEL_DIM_COUNTRY] = {TOP_FLOWS("f.country"), TEL_KEY_TEXT},
+    [TEL_DIM_DST] = {TOP_FLOWS("f.dst"), TEL_KEY_ADDR},
+    [TEL_DIM_PROTOCOL] = {TOP_FLOWS("f.protocol"), TEL_KEY_INT},
+    [TEL_DIM_SRC] = {TOP_FLOWS("f.src"), TEL_KEY_ADDR},
+    [TEL_DIM_SRC_PORT] = {TOP_FLOWS("f.src_port"), TEL_KEY_INT},
+    [TEL_DIM_DST_PORT] = {TOP_FLOWS("f.dst_port"), TEL_KEY_INT},
 };
-static const char top_raw_all_sql[] = TOP_RAW_ALL;
 static const char hours_rows_sql[] = HOURS_ROWS_SQL;
 static const char dst_rows_sql[] = DST_ROWS_SQL;
 
@@ -373,16 +350,6 @@ static void bind_top(sqlite3_stmt *st, const struct tel_top_query *q)
         sqlite3_bind_int64(st, 9, day_from);
         sqlite3_bind_int64(st, 10, day_to);
     }
-}
-
-static void read_top_row(sqlite3_stmt *st, struct tel_top_row *row)
-{
-    memset(row, 0, sizeof *row);
-    col_key(st, row->key, sizeof row->key);
-    db_col_text(st, 1, row->country, sizeof row->country);
-    row->bytes = sqlite3_column_int64(st, 2);
-    row->packets = sqlite3_column_int64(st, 3);
-    row->flows = sqlite3_column_int64(st, 4);
 }
 
 struct key_item {
@@ -469,6 +436,39 @@ static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_
     return STORE_OK;
 }
 
+/* The raw path of sq_tel_op_top: the window's flows summed per key in C. */
+static int top_raw(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
+                   struct tel_top_row *all)
+{
+    sqlite3_stmt *st = db_stmt(s, top_flows[q->dim].sql);
+    if (!st)
+        return STORE_ERROR;
+    bind_top(st, q);
+    enum tel_key_type type = top_flows[q->dim].type;
+    struct tel_top_sums t;
+    tel_top_sums_init(&t, type);
+    int rc = SQLITE_DONE, failed = 0;
+    while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (type == TEL_KEY_ADDR && sqlite3_column_bytes(st, 0) != TEL_ADDR_KEY)
+            continue; /* not an address key (the ingest stores none) */
+        /* only the accessor of the key's type: another one would convert the value */
+        failed = tel_top_sums_add(&t, type == TEL_KEY_INT ? sqlite3_column_int64(st, 0) : 0,
+                                  type == TEL_KEY_ADDR ? sqlite3_column_blob(st, 0) : NULL,
+                                  type == TEL_KEY_TEXT ? (const char *)sqlite3_column_text(st, 0) : NULL,
+                                  (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2),
+                                  sqlite3_column_int64(st, 3));
+    }
+    sqlite3_reset(st);
+    if (!failed && rc != SQLITE_DONE) {
+        tel_top_sums_free(&t);
+        return db_log_error(s, "tel_op_top");
+    }
+    if (!failed)
+        failed = tel_top_sums_result(&t, q->by_packets, q->limit, out, n, all);
+    tel_top_sums_free(&t);
+    return failed ? STORE_ERROR : STORE_OK;
+}
+
 int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all)
 {
@@ -479,36 +479,7 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
         return STORE_ERROR;
     if (q->hourly)
         return q->dim == TEL_DIM_DST ? top_dst_hours(s, q, out, n, all) : top_hours(s, q, out, n, all);
-    sqlite3_stmt *st;
-    if (all) {
-        memset(all, 0, sizeof *all);
-        if (!(st = db_stmt(s, top_raw_all_sql)))
-            return STORE_ERROR;
-        bind_top(st, q);
-        if (db_row_result(s, sqlite3_step(st), "tel_op_top all") != STORE_OK)
-            return STORE_ERROR;
-        read_top_row(st, all);
-        sqlite3_reset(st);
-    }
-    if (!(st = db_stmt(s, top_raw_sql[q->dim])))
-        return STORE_ERROR;
-    bind_top(st, q);
-    *out = calloc((size_t)q->limit, sizeof **out);
-    if (!*out) {
-        sqlite3_reset(st);
-        return STORE_ERROR;
-    }
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *n < (size_t)q->limit)
-        read_top_row(st, &(*out)[(*n)++]);
-    sqlite3_reset(st);
-    if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return db_log_error(s, "tel_op_top");
-    }
-    return STORE_OK;
+    return top_raw(s, q, out, n, all);
 }
 
 /* ---- flows: traffic patterns ---- */

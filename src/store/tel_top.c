@@ -1,0 +1,147 @@
+/* tel_top.c — see tel_top.h. */
+#include "store/tel_top.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/net.h"
+
+/* A key of the list with a source country (zeroed before it is filled:
+ * tel_sums compares the padding too). */
+struct top_key {
+    int64_t number;
+    uint8_t addr[TEL_ADDR_KEY];
+    char text[sizeof ((struct tel_top_row *)0)->key];
+    char country[sizeof ((struct tel_top_row *)0)->country];
+};
+
+struct top_item {
+    struct top_key key;
+    struct tel_counts c;
+};
+
+void tel_top_sums_init(struct tel_top_sums *t, enum tel_key_type type)
+{
+    memset(t, 0, sizeof *t);
+    t->type = type;
+    tel_sums_init(&t->keys, sizeof(struct top_item), sizeof(struct top_key));
+}
+
+void tel_top_sums_free(struct tel_top_sums *t)
+{
+    tel_sums_free(&t->keys);
+}
+
+int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr, const char *text,
+                     const char *country, int64_t bytes, int64_t packets)
+{
+    struct top_item it;
+    memset(&it, 0, sizeof it);
+    switch (t->type) {
+    case TEL_KEY_INT: it.key.number = number; break;
+    case TEL_KEY_ADDR: memcpy(it.key.addr, addr, TEL_ADDR_KEY); break;
+    case TEL_KEY_TEXT: snprintf(it.key.text, sizeof it.key.text, "%s", text ? text : ""); break;
+    }
+    snprintf(it.key.country, sizeof it.key.country, "%s", country ? country : "");
+    it.c = (struct tel_counts){bytes, packets, 1};
+    t->total.bytes += bytes;
+    t->total.packets += packets;
+    t->total.flows++;
+    return tel_sums_add(&t->keys, &it);
+}
+
+/* The key alone, in SQL's order for its type. */
+static int cmp_key(enum tel_key_type type, const struct top_key *a, const struct top_key *b)
+{
+    switch (type) {
+    case TEL_KEY_INT: return a->number < b->number ? -1 : a->number > b->number;
+    case TEL_KEY_ADDR: return memcmp(a->addr, b->addr, sizeof a->addr);
+    default: return strcmp(a->text, b->text);
+    }
+}
+
+/* By key, then the largest country first (max(country) leads its run). */
+static int by_key_country(const void *pa, const void *pb, void *arg)
+{
+    const struct top_key *a = pa, *b = pb;
+    int c = cmp_key(*(const enum tel_key_type *)arg, a, b);
+    return c ? c : strcmp(b->country, a->country);
+}
+
+struct ranking {
+    enum tel_key_type type;
+    bool by_packets;
+};
+
+static int by_size(const void *pa, const void *pb, void *arg)
+{
+    const struct top_item *a = pa, *b = pb;
+    const struct ranking *r = arg;
+    int64_t x = r->by_packets ? a->c.packets : a->c.bytes, y = r->by_packets ? b->c.packets : b->c.bytes;
+    if (x != y)
+        return x > y ? -1 : 1;
+    return cmp_key(r->type, &a->key, &b->key);
+}
+
+static void key_out(enum tel_key_type type, const struct top_key *k, char *out, size_t size)
+{
+    if (type == TEL_KEY_INT) {
+        snprintf(out, size, "%lld", (long long)k->number);
+    } else if (type == TEL_KEY_ADDR) {
+        struct ip_addr a = {.family = k->addr[0]};
+        memcpy(a.b, k->addr + 1, sizeof a.b);
+        char text[NET_TEXT_MAX];
+        ip_format(&a, text);
+        snprintf(out, size, "%s", text);
+    } else {
+        snprintf(out, size, "%s", k->text);
+    }
+}
+
+int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, struct tel_top_row **out, size_t *n,
+                        struct tel_top_row *all)
+{
+    *out = NULL;
+    *n = 0;
+    if (all)
+        *all = (struct tel_top_row){.bytes = t->total.bytes, .packets = t->total.packets, .flows = t->total.flows};
+    struct tel_sums *m = &t->keys;
+    if (limit <= 0 || m->n == 0)
+        return 0;
+    /* (key, country) items into one item a key: the sums, the largest country */
+    struct top_item *keys = malloc(m->n * sizeof *keys);
+    if (!keys)
+        return -1;
+    memcpy(keys, m->items, m->n * sizeof *keys);
+    qsort_r(keys, m->n, sizeof *keys, by_key_country, &t->type);
+    size_t nkeys = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        struct top_item *last = nkeys ? &keys[nkeys - 1] : NULL;
+        if (last && cmp_key(t->type, &last->key, &keys[i].key) == 0) {
+            last->c.bytes += keys[i].c.bytes;
+            last->c.packets += keys[i].c.packets;
+            last->c.flows += keys[i].c.flows;
+        } else {
+            keys[nkeys++] = keys[i];
+        }
+    }
+    struct ranking r = {t->type, by_packets};
+    qsort_r(keys, nkeys, sizeof *keys, by_size, &r);
+    size_t keep = nkeys < (size_t)limit ? nkeys : (size_t)limit;
+    if (!(*out = calloc(keep, sizeof **out))) {
+        free(keys);
+        return -1;
+    }
+    for (size_t i = 0; i < keep; i++) {
+        struct tel_top_row *row = &(*out)[i];
+        key_out(t->type, &keys[i].key, row->key, sizeof row->key);
+        snprintf(row->country, sizeof row->country, "%s", keys[i].key.country);
+        row->bytes = keys[i].c.bytes;
+        row->packets = keys[i].c.packets;
+        row->flows = keys[i].c.flows;
+    }
+    *n = keep;
+    free(keys);
+    return 0;
+}
