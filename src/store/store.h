@@ -398,6 +398,11 @@ struct store_ops {
      * all is NULL, the sums over every key (*all). */
     int (*tel_op_top)(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                       struct tel_top_row *all);
+    /* Several top lists of one window (q's dim, by_packets and limit
+     * unused: each list's own), as tel_op_top gives each; the raw flows
+     * read once where the backend can. */
+    int (*tel_op_tops)(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                       struct tel_top_row *all);
     /* The `limit` largest traffic patterns (in `order`) toward range in [from, to). */
     int (*tel_op_patterns)(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from,
                            int64_t to, enum tel_pattern_order order, long limit, struct tel_pattern **out,

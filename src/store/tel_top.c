@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/net.h"
+#include "store/store.h"
 
 /* A key of the list with a source country (zeroed before it is filled:
  * tel_sums compares the padding too). */
@@ -20,6 +21,14 @@ struct top_item {
     struct top_key key;
     struct tel_counts c;
 };
+
+/* A bounded copy (snprintf's cost showed a flow at a time). */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+    size_t n = src ? strnlen(src, size - 1) : 0;
+    memcpy(dst, src ? src : "", n);
+    dst[n] = '\0';
+}
 
 void tel_top_sums_init(struct tel_top_sums *t, enum tel_key_type type)
 {
@@ -41,9 +50,9 @@ int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr
     switch (t->type) {
     case TEL_KEY_INT: it.key.number = number; break;
     case TEL_KEY_ADDR: memcpy(it.key.addr, addr, TEL_ADDR_KEY); break;
-    case TEL_KEY_TEXT: snprintf(it.key.text, sizeof it.key.text, "%s", text ? text : ""); break;
+    case TEL_KEY_TEXT: copy_text(it.key.text, sizeof it.key.text, text); break;
     }
-    snprintf(it.key.country, sizeof it.key.country, "%s", country ? country : "");
+    copy_text(it.key.country, sizeof it.key.country, country);
     it.c = (struct tel_counts){bytes, packets, 1};
     t->total.bytes += bytes;
     t->total.packets += packets;
@@ -144,4 +153,30 @@ int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, str
     *n = keep;
     free(keys);
     return 0;
+}
+
+void tel_tops_clear(struct tel_top_list *lists, size_t n_lists)
+{
+    for (size_t i = 0; i < n_lists; i++) {
+        free(lists[i].rows);
+        lists[i].rows = NULL;
+        lists[i].n = 0;
+    }
+}
+
+int tel_tops_each(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                  struct tel_top_row *all)
+{
+    for (size_t i = 0; i < n_lists; i++) {
+        struct tel_top_query one = *q;
+        one.dim = lists[i].dim;
+        one.by_packets = lists[i].by_packets;
+        one.limit = lists[i].limit;
+        int rc = s->ops->tel_op_top(s, &one, &lists[i].rows, &lists[i].n, i ? NULL : all);
+        if (rc != STORE_OK) {
+            tel_tops_clear(lists, n_lists);
+            return rc;
+        }
+    }
+    return STORE_OK;
 }

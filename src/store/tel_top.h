@@ -35,4 +35,12 @@ int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, str
                         struct tel_top_row *all);
 void tel_top_sums_free(struct tel_top_sums *t);
 
+struct store;
+/* tel_op_tops by one tel_op_top a list (for a backend, or a window, that
+ * reads each apart); on failure no list holds rows. A store status. */
+int tel_tops_each(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                  struct tel_top_row *all);
+/* Frees the lists' rows. */
+void tel_tops_clear(struct tel_top_list *lists, size_t n_lists);
+
 #endif

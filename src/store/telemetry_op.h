@@ -76,6 +76,15 @@ struct tel_top_row {
     int64_t bytes, packets, flows;
 };
 
+/* One list of tel_op_tops: what is asked, and the answer (rows malloc'd). */
+struct tel_top_list {
+    int dim;
+    bool by_packets;
+    long limit;
+    struct tel_top_row *rows;
+    size_t n;
+};
+
 /* What traffic patterns are ranked by. */
 enum tel_pattern_order { TEL_BY_BYTES, TEL_BY_PACKETS, TEL_BY_PEAK_BYTES, TEL_BY_PEAK_PACKETS };
 

@@ -14,6 +14,7 @@
 #include "store/select/select.h"
 #include "store/sqlite/sqlite.h"
 #include "store/sqlite/db.h"
+#include "store/tel_top.h"
 #include "telemetry/ingest.h"
 #include "telemetry/record.h"
 #include "unit.h"
@@ -651,6 +652,26 @@ TEST(top_lists_equal_the_sql_group_by)
             snprintf(sql, sizeof sql, TOP_ALL_SQL, ranged ? in_range : "");
             CHECK_STR(all_got, query(&f, sql));
         }
+    /* every list at once (tel_op_tops, one read of the flows) as each alone */
+    struct tel_top_list lists[2 * TEL_DIM_DST_PORT];
+    for (int i = 0; i < 2 * TEL_DIM_DST_PORT; i++)
+        lists[i] = (struct tel_top_list){.dim = i / 2 + 1, .by_packets = i % 2, .limit = 3 + i % 3};
+    struct tel_top_query q = {.site_rid = site, .range = &range, .from = 1764000000, .to = 1764000240};
+    struct tel_top_row all;
+    CHECK(f.s->ops->tel_op_tops(f.s, &q, lists, 2 * TEL_DIM_DST_PORT, &all) == STORE_OK);
+    for (int i = 0; i < 2 * TEL_DIM_DST_PORT; i++) {
+        struct tel_top_query one = q;
+        one.dim = lists[i].dim;
+        one.by_packets = lists[i].by_packets;
+        one.limit = lists[i].limit;
+        struct tel_top_row *rows, one_all;
+        size_t n;
+        CHECK(f.s->ops->tel_op_top(f.s, &one, &rows, &n, &one_all) == STORE_OK);
+        CHECK(n > 0 && n == lists[i].n && memcmp(rows, lists[i].rows, n * sizeof *rows) == 0);
+        CHECK(one_all.bytes == all.bytes && one_all.packets == all.packets && one_all.flows == all.flows);
+        free(rows);
+    }
+    tel_tops_clear(lists, 2 * TEL_DIM_DST_PORT);
     close_fixture(&f);
 }
 

@@ -7,17 +7,18 @@
 
 #include "api/op/dashboard_detail.h"
 #include "core/catalogue.h"
+#include "store/tel_top.h"
 #include "telemetry/geo.h"
 
 enum { CHARACTERIZATION_TOP = 5, THREAT_MAP_TOP = 10, PATTERNS_TOP = 100 };
 
-/* The top `limit` keys of dim toward the event; *rows malloc'd. */
-static int top(struct req *r, const struct dash_event_window *w, int dim, bool by_packets, long limit,
-               struct tel_top_row **rows, size_t *n, struct tel_top_row *all)
+/* Top lists of the flows toward the event, read together (lists[i].rows
+ * malloc'd). */
+static int tops(struct req *r, const struct dash_event_window *w, struct tel_top_list *lists, size_t n_lists,
+                struct tel_top_row *all)
 {
-    struct tel_top_query q = {.site_rid = w->ev.site_rid, .range = &w->ev.range, .from = w->from, .to = w->to,
-                              .dim = dim, .by_packets = by_packets, .limit = limit};
-    int rc = r->store->ops->tel_op_top(r->store, &q, rows, n, all);
+    struct tel_top_query q = {.site_rid = w->ev.site_rid, .range = &w->ev.range, .from = w->from, .to = w->to};
+    int rc = r->store->ops->tel_op_tops(r->store, &q, lists, n_lists, all);
     if (rc != STORE_OK) {
         reply_store_error(r, rc);
         return -1;
@@ -49,15 +50,17 @@ int dash_detail_characterization(struct req *r, const struct dash_event_window *
     json_t *countries = catalogue_value(r, "countries"), *protocols;
     if (!countries || !(protocols = catalogue_value(r, "ip_protocol_number_list")))
         return 0;
+    enum { ELEMENTS = sizeof elements / sizeof elements[0] };
+    struct tel_top_list lists[ELEMENTS];
+    for (size_t e = 0; e < ELEMENTS; e++)
+        lists[e] = (struct tel_top_list){.dim = elements[e].dim, .limit = CHARACTERIZATION_TOP};
+    struct tel_top_row all;
+    if (tops(r, w, lists, ELEMENTS, &all) != 0)
+        return 0;
     json_t *out = json_array();
-    struct tel_top_row all; /* every element's rows share it: read once */
-    for (size_t e = 0; e < sizeof elements / sizeof elements[0]; e++) {
-        struct tel_top_row *rows;
-        size_t n;
-        if (top(r, w, elements[e].dim, false, CHARACTERIZATION_TOP, &rows, &n, e ? NULL : &all) != 0) {
-            json_decref(out);
-            return 0;
-        }
+    for (size_t e = 0; e < ELEMENTS; e++) {
+        const struct tel_top_row *rows = lists[e].rows;
+        size_t n = lists[e].n;
         int *pct = row_percents(rows, n, &all, false);
         for (size_t i = 0; pct && i < n; i++) {
             int dim = elements[e].dim;
@@ -68,20 +71,18 @@ int dash_detail_characterization(struct req *r, const struct dash_event_window *
                                                  "value", (json_int_t)rows[i].bytes));
         }
         free(pct);
-        free(rows);
     }
+    tel_tops_clear(lists, ELEMENTS);
     return reply_result(r, json_pack("{s:o}", "characterization", out));
 }
 
-/* The top sources by bytes (bps) or packets (pps); *all is read by the
- * first call (bytes and packets alike) and reused by the second. */
-static json_t *threats(struct req *r, const struct dash_event_window *w, json_t *countries, bool pps,
-                       struct tel_top_row *all)
+/* The top sources of one list (bps: by bytes, pps: by packets), with geography. */
+static json_t *threats(const struct dash_event_window *w, json_t *countries, const struct tel_top_list *list,
+                       const struct tel_top_row *all)
 {
-    struct tel_top_row *rows;
-    size_t n;
-    if (top(r, w, TEL_DIM_SRC, pps, THREAT_MAP_TOP, &rows, &n, pps ? NULL : all) != 0)
-        return NULL;
+    bool pps = list->by_packets;
+    const struct tel_top_row *rows = list->rows;
+    size_t n = list->n;
     int *pct = row_percents(rows, n, all, pps);
     json_t *out = json_array();
     for (size_t i = 0; pct && i < n; i++) {
@@ -96,7 +97,6 @@ static json_t *threats(struct req *r, const struct dash_event_window *w, json_t 
                                              "org", place.org, "percent", pct[i], "size", (json_int_t)size));
     }
     free(pct);
-    free(rows);
     return out;
 }
 
@@ -105,13 +105,13 @@ int dash_detail_threat_map(struct req *r, const struct dash_event_window *w)
     json_t *countries = catalogue_value(r, "countries");
     if (!countries)
         return 0;
+    struct tel_top_list lists[2] = {{.dim = TEL_DIM_SRC, .limit = THREAT_MAP_TOP},
+                                    {.dim = TEL_DIM_SRC, .by_packets = true, .limit = THREAT_MAP_TOP}};
     struct tel_top_row all;
-    json_t *bps = threats(r, w, countries, false, &all);
-    json_t *pps = bps ? threats(r, w, countries, true, &all) : NULL;
-    if (!pps) {
-        json_decref(bps);
+    if (tops(r, w, lists, 2, &all) != 0)
         return 0;
-    }
+    json_t *bps = threats(w, countries, &lists[0], &all), *pps = threats(w, countries, &lists[1], &all);
+    tel_tops_clear(lists, 2);
     return reply_result(r, json_pack("{s:{s:o,s:o}}", "threat_map", "bps", bps, "pps", pps));
 }
 

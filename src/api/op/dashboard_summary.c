@@ -12,6 +12,7 @@
 #include "api/op/dashboard_flows.h"
 #include "base/timefmt.h"
 #include "core/catalogue.h"
+#include "store/tel_top.h"
 
 enum { SUMMARY_TOP = 10, SUMMARY_EVENTS_MAX = 1000 };
 
@@ -22,32 +23,23 @@ struct summary {
     json_t *countries, *protocols;
 };
 
-/* One group: [{<name>: key, count (with_count), size}]; NULL after replying. */
-static json_t *group(const struct summary *s, int dim, const char *name, bool with_count)
+/* One group: [{<name>: key, count (with_count), size}] of a top list. */
+static json_t *group(const struct summary *s, const struct tel_top_list *list, const char *name, bool with_count)
 {
-    struct tel_top_query q = {.site_rid = s->r->site.rid, .from = s->from, .to = s->to, .dim = dim,
-                              .hourly = s->hourly, .by_packets = s->pps, .limit = SUMMARY_TOP};
-    struct tel_top_row *rows;
-    size_t n;
-    int rc = s->r->store->ops->tel_op_top(s->r->store, &q, &rows, &n, NULL);
-    if (rc != STORE_OK) {
-        reply_store_error(s->r, rc);
-        return NULL;
-    }
     json_t *out = json_array();
-    for (size_t i = 0; i < n; i++) {
-        json_t *key = dim == TEL_DIM_AS        ? json_integer(strtoll(rows[i].key, NULL, 10))
-                      : dim == TEL_DIM_COUNTRY ? json_string(dash_country_name(s->countries, rows[i].key))
-                      : dim == TEL_DIM_PROTOCOL ? json_string(dash_protocol_name(s->protocols, rows[i].key))
-                                                : json_string(rows[i].key);
+    for (size_t i = 0; i < list->n; i++) {
+        const struct tel_top_row *row = &list->rows[i];
+        json_t *key = list->dim == TEL_DIM_AS        ? json_integer(strtoll(row->key, NULL, 10))
+                      : list->dim == TEL_DIM_COUNTRY ? json_string(dash_country_name(s->countries, row->key))
+                      : list->dim == TEL_DIM_PROTOCOL ? json_string(dash_protocol_name(s->protocols, row->key))
+                                                      : json_string(row->key);
         json_t *e = json_pack("{s:o,s:I}", name, key, "size",
-                              (json_int_t)dash_rate_of(rows[i].bytes, rows[i].packets, s->seconds,
+                              (json_int_t)dash_rate_of(row->bytes, row->packets, s->seconds,
                                                        s->pps ? DASH_PPS : DASH_BPS));
         if (with_count)
-            json_object_set_new(e, "count", json_integer(rows[i].flows));
+            json_object_set_new(e, "count", json_integer(row->flows));
         json_array_append_new(out, e);
     }
-    free(rows);
     return out;
 }
 
@@ -120,15 +112,35 @@ int op_dash_network_summary(struct req *r)
     if (!(s.countries = catalogue_value(r, "countries")) ||
         !(s.protocols = catalogue_value(r, "ip_protocol_number_list")))
         return 0;
-    json_t *out = json_object(), *g;
-    if (!(g = group(&s, TEL_DIM_APP, "app", true)) || json_object_set_new(out, "app", g) ||
-        !(g = group(&s, TEL_DIM_AS, "as", true)) || json_object_set_new(out, "as_num", g) ||
-        !(g = attack_types(&s, now)) || json_object_set_new(out, "attack_type", g) ||
-        !(g = group(&s, TEL_DIM_COUNTRY, "country", false)) || json_object_set_new(out, "country", g) ||
-        !(g = group(&s, TEL_DIM_DST, "ip", false)) || json_object_set_new(out, "ip", g) ||
-        !(g = group(&s, TEL_DIM_PROTOCOL, "proto", true)) || json_object_set_new(out, "proto", g)) {
-        json_decref(out);
+    /* the five lists of the range read together (tel_op_tops), in the order of `groups` */
+    static const struct {
+        int dim;
+        const char *member, *name;
+        bool with_count;
+    } groups[] = {{TEL_DIM_APP, "app", "app", true},
+                  {TEL_DIM_AS, "as_num", "as", true},
+                  {TEL_DIM_COUNTRY, "country", "country", false},
+                  {TEL_DIM_DST, "ip", "ip", false},
+                  {TEL_DIM_PROTOCOL, "proto", "proto", true}};
+    enum { GROUPS = sizeof groups / sizeof groups[0] };
+    struct tel_top_list lists[GROUPS];
+    for (size_t i = 0; i < GROUPS; i++)
+        lists[i] = (struct tel_top_list){.dim = groups[i].dim, .by_packets = s.pps, .limit = SUMMARY_TOP};
+    struct tel_top_query q = {.site_rid = r->site.rid, .from = s.from, .to = s.to, .hourly = s.hourly};
+    int rc = r->store->ops->tel_op_tops(r->store, &q, lists, GROUPS, NULL);
+    if (rc != STORE_OK)
+        return reply_store_error(r, rc);
+    json_t *types = attack_types(&s, now);
+    if (!types) {
+        tel_tops_clear(lists, GROUPS);
         return 0;
     }
+    json_t *out = json_object();
+    for (size_t i = 0; i < GROUPS; i++) {
+        json_object_set_new(out, groups[i].member, group(&s, &lists[i], groups[i].name, groups[i].with_count));
+        if (groups[i].dim == TEL_DIM_AS) /* the members in the document's order */
+            json_object_set_new(out, "attack_type", types);
+    }
+    tel_tops_clear(lists, GROUPS);
     return reply_result(r, out);
 }

@@ -160,6 +160,8 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
 int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
 int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all);
+int sq_tel_op_tops(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                   struct tel_top_row *all);
 int sq_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,
                        enum tel_pattern_order order,
                        long limit, struct tel_pattern **out, size_t *n);

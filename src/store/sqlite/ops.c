@@ -87,6 +87,7 @@ const struct store_ops sqlite_ops = {
     .tel_op_event_get = sq_tel_op_event_get,
     .tel_op_minutes = sq_tel_op_minutes,
     .tel_op_top = sq_tel_op_top,
+    .tel_op_tops = sq_tel_op_tops,
     .tel_op_patterns = sq_tel_op_patterns,
 
     /* telemetry reads: Application Protection (sqlite/tel_ap.c) */

@@ -291,11 +291,14 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
 #define NOT_COUNTER                                                                                          \
     " AND (f.policy = '" TEL_POLICY_OBSERVED "' OR f.src NOT IN (x'0400000000000000000000000000000000', "     \
     "x'0600000000000000000000000000000000'))"
-/* The flows of a raw top list: its key, the source country, the counts
- * (summed in C: store/tel_top.h). */
-#define TOP_FLOWS(col)                                                                                       \
-    "SELECT " col ", f.country, f.bytes, f.packets FROM tel_flows f WHERE f.site_rid = ?1 AND f.ts >= ?2 AND " \
-    "f.ts < ?3 AND (?4 IS NULL OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER
+/* The flows of raw top lists: every key column (dimension d at column
+ * d - 1), the source country again, the counts (summed in C:
+ * store/tel_top.h). */
+#define TOPS_FLOWS_SQL                                                                                       \
+    "SELECT f.app, f.src_as, f.country, f.dst, f.protocol, f.src, f.src_port, f.dst_port, f.country, "         \
+    "f.bytes, f.packets FROM tel_flows f WHERE f.site_rid = ?1 AND f.ts >= ?2 AND f.ts < ?3 AND (?4 IS NULL "  \
+    "OR f.dst BETWEEN ?4 AND ?5)" NOT_COUNTER
+enum { TOPS_COUNTRY = 8, TOPS_BYTES = 9, TOPS_PACKETS = 10 };
 /* The roll-up rows of [?2, ?3): whole days [?9, ?10) from tel_flow_days,
  * the hours before and after them from tel_flow_hours (a month: about 30
  * rows a key instead of 720). */
@@ -315,18 +318,10 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     "FROM tel_dst_days WHERE site_rid = ?1 AND day >= ?9 AND day < ?10 UNION ALL SELECT cells FROM "          \
     "tel_dst_hours WHERE site_rid = ?1 AND hour >= ?10 AND hour < ?3"
 
-static const struct {
-    const char *sql;
-    enum tel_key_type type;
-} top_flows[] = {
-    [TEL_DIM_APP] = {TOP_FLOWS("f.app"), TEL_KEY_TEXT},
-    [TEL_DIM_AS] = {TOP_FLOWS("f.src_as"), TEL_KEY_INT},
-    [TEL_DIM_COUNTRY] = {TOP_FLOWS("f.country"), TEL_KEY_TEXT},
-    [TEL_DIM_DST] = {TOP_FLOWS("f.dst"), TEL_KEY_ADDR},
-    [TEL_DIM_PROTOCOL] = {TOP_FLOWS("f.protocol"), TEL_KEY_INT},
-    [TEL_DIM_SRC] = {TOP_FLOWS("f.src"), TEL_KEY_ADDR},
-    [TEL_DIM_SRC_PORT] = {TOP_FLOWS("f.src_port"), TEL_KEY_INT},
-    [TEL_DIM_DST_PORT] = {TOP_FLOWS("f.dst_port"), TEL_KEY_INT},
+static const enum tel_key_type key_types[] = {
+    [TEL_DIM_APP] = TEL_KEY_TEXT,     [TEL_DIM_AS] = TEL_KEY_INT,   [TEL_DIM_COUNTRY] = TEL_KEY_TEXT,
+    [TEL_DIM_DST] = TEL_KEY_ADDR,     [TEL_DIM_PROTOCOL] = TEL_KEY_INT, [TEL_DIM_SRC] = TEL_KEY_ADDR,
+    [TEL_DIM_SRC_PORT] = TEL_KEY_INT, [TEL_DIM_DST_PORT] = TEL_KEY_INT,
 };
 static const char hours_rows_sql[] = HOURS_ROWS_SQL;
 static const char dst_rows_sql[] = DST_ROWS_SQL;
@@ -436,37 +431,69 @@ static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_
     return STORE_OK;
 }
 
-/* The raw path of sq_tel_op_top: the window's flows summed per key in C. */
-static int top_raw(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
-                   struct tel_top_row *all)
+/* One flow of TOPS_FLOWS_SQL into the sums of dimension dim. */
+static int add_to_top(sqlite3_stmt *st, int dim, struct tel_top_sums *t)
 {
-    sqlite3_stmt *st = db_stmt(s, top_flows[q->dim].sql);
+    int col = dim - 1;
+    enum tel_key_type type = key_types[dim];
+    if (type == TEL_KEY_ADDR && sqlite3_column_bytes(st, col) != TEL_ADDR_KEY)
+        return 0; /* not an address key (the ingest stores none) */
+    /* only the accessor of the key's type: another one would convert the value */
+    return tel_top_sums_add(t, type == TEL_KEY_INT ? sqlite3_column_int64(st, col) : 0,
+                            type == TEL_KEY_ADDR ? sqlite3_column_blob(st, col) : NULL,
+                            type == TEL_KEY_TEXT ? (const char *)sqlite3_column_text(st, col) : NULL,
+                            (const char *)sqlite3_column_text(st, TOPS_COUNTRY), sqlite3_column_int64(st, TOPS_BYTES),
+                            sqlite3_column_int64(st, TOPS_PACKETS));
+}
+
+/* The raw path of tel_op_tops: the window's flows read once, summed per key
+ * of every dimension asked in C. */
+static int tops_raw(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                    struct tel_top_row *all)
+{
+    struct tel_top_sums sums[TEL_DIM_DST_PORT + 1];
+    bool used[TEL_DIM_DST_PORT + 1] = {false};
+    for (size_t i = 0; i < n_lists; i++) {
+        if (lists[i].dim < TEL_DIM_APP || lists[i].dim > TEL_DIM_DST_PORT || lists[i].limit <= 0)
+            return STORE_ERROR;
+        used[lists[i].dim] = true;
+    }
+    sqlite3_stmt *st = db_stmt(s, TOPS_FLOWS_SQL);
     if (!st)
         return STORE_ERROR;
     bind_top(st, q);
-    enum tel_key_type type = top_flows[q->dim].type;
-    struct tel_top_sums t;
-    tel_top_sums_init(&t, type);
+    for (int d = TEL_DIM_APP; d <= TEL_DIM_DST_PORT; d++)
+        tel_top_sums_init(&sums[d], key_types[d]);
+    struct tel_counts total = {0};
     int rc = SQLITE_DONE, failed = 0;
     while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (type == TEL_KEY_ADDR && sqlite3_column_bytes(st, 0) != TEL_ADDR_KEY)
-            continue; /* not an address key (the ingest stores none) */
-        /* only the accessor of the key's type: another one would convert the value */
-        failed = tel_top_sums_add(&t, type == TEL_KEY_INT ? sqlite3_column_int64(st, 0) : 0,
-                                  type == TEL_KEY_ADDR ? sqlite3_column_blob(st, 0) : NULL,
-                                  type == TEL_KEY_TEXT ? (const char *)sqlite3_column_text(st, 0) : NULL,
-                                  (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2),
-                                  sqlite3_column_int64(st, 3));
+        total.bytes += sqlite3_column_int64(st, TOPS_BYTES);
+        total.packets += sqlite3_column_int64(st, TOPS_PACKETS);
+        total.flows++;
+        for (int d = TEL_DIM_APP; d <= TEL_DIM_DST_PORT && !failed; d++)
+            failed = used[d] && add_to_top(st, d, &sums[d]) != 0;
     }
     sqlite3_reset(st);
-    if (!failed && rc != SQLITE_DONE) {
-        tel_top_sums_free(&t);
-        return db_log_error(s, "tel_op_top");
+    if (!failed && rc != SQLITE_DONE)
+        failed = db_log_error(s, "tel_op_tops") != STORE_OK;
+    for (size_t i = 0; i < n_lists && !failed; i++)
+        failed = tel_top_sums_result(&sums[lists[i].dim], lists[i].by_packets, lists[i].limit, &lists[i].rows,
+                                     &lists[i].n, NULL) != 0;
+    for (int d = TEL_DIM_APP; d <= TEL_DIM_DST_PORT; d++)
+        tel_top_sums_free(&sums[d]);
+    if (failed) {
+        tel_tops_clear(lists, n_lists);
+        return STORE_ERROR;
     }
-    if (!failed)
-        failed = tel_top_sums_result(&t, q->by_packets, q->limit, out, n, all);
-    tel_top_sums_free(&t);
-    return failed ? STORE_ERROR : STORE_OK;
+    if (all)
+        *all = (struct tel_top_row){.bytes = total.bytes, .packets = total.packets, .flows = total.flows};
+    return STORE_OK;
+}
+
+int sq_tel_op_tops(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                   struct tel_top_row *all)
+{
+    return q->hourly ? tel_tops_each(s, q, lists, n_lists, all) : tops_raw(s, q, lists, n_lists, all);
 }
 
 int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
@@ -479,7 +506,11 @@ int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top
         return STORE_ERROR;
     if (q->hourly)
         return q->dim == TEL_DIM_DST ? top_dst_hours(s, q, out, n, all) : top_hours(s, q, out, n, all);
-    return top_raw(s, q, out, n, all);
+    struct tel_top_list one = {.dim = q->dim, .by_packets = q->by_packets, .limit = q->limit};
+    int rc = tops_raw(s, q, &one, 1, all);
+    *out = one.rows;
+    *n = one.n;
+    return rc;
 }
 
 /* ---- flows: traffic patterns ---- */
