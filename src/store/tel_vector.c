@@ -1,21 +1,24 @@
 /* tel_vector.c — see tel_vector.h. */
 #include "store/tel_vector.h"
 
+#include <endian.h>
+#include <string.h>
+
 #include "store/telemetry_op.h"
 
+/* Big-endian int64s; through be64toh (one instruction here): a month of a
+ * customer's minutes is about 18,000 vectors read a request. */
 static int64_t get64(const uint8_t *p)
 {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v = v << 8 | p[i];
-    return (int64_t)v;
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return (int64_t)be64toh(v);
 }
 
 static void put64(uint8_t *p, int64_t value)
 {
-    uint64_t v = (uint64_t)value;
-    for (int i = 7; i >= 0; i--, v >>= 8)
-        p[i] = (uint8_t)v;
+    uint64_t v = htobe64((uint64_t)value);
+    memcpy(p, &v, sizeof v);
 }
 
 void tel_vec_get(const uint8_t *v, int i, int64_t *bytes, int64_t *packets)
