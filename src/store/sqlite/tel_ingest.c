@@ -159,8 +159,8 @@ static int add_sums(struct tel_pending *p, const struct tel_record *r)
         h.c = c;
         int64_t number = d == DIM_AS ? f->src_as : f->protocol;
         switch (d) {
-        case DIM_APP: copy_text(h.key.key, sizeof h.key.key, f->app); break;
-        case DIM_COUNTRY: copy_text(h.key.key, sizeof h.key.key, f->country); break;
+        case DIM_APP: copy_text(h.key.key, sizeof f->app, f->app); break; /* (the key is the larger) */
+        case DIM_COUNTRY: copy_text(h.key.key, sizeof f->country, f->country); break;
         default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
         }
         if (tel_sums_add(&p->hours, &h) != 0)
