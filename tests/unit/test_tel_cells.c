@@ -108,10 +108,13 @@ TEST(malformed_cells_refused)
     CHECK(tel_cells_append(&twice, &one) == 0);
     CHECK(tel_cells_append(&twice, &one) == 0);
     CHECK(!tel_cells_valid(twice.v, twice.n)); /* a key twice */
+    struct tel_counts sum;
+    CHECK(tel_cells_sum(b.v, b.n, two.dst, NULL, &sum) == 0 && sum.bytes == two.c.bytes);
+    CHECK(tel_cells_sum(b.v, b.n - 1, two.dst, NULL, &sum) == -1); /* cut, after a cell skipped */
     b.v[TEL_ADDR_KEY + 1] = TEL_CELL_POLICY + 1; /* a policy longer than any */
     CHECK(!tel_cells_valid(b.v, b.n));
-    struct tel_counts sum;
     CHECK(tel_cells_sum(b.v, b.n, NULL, NULL, &sum) == -1);
+    CHECK(tel_cells_sum(b.v, b.n, two.dst, NULL, &sum) == -1); /* even when skipped */
     uint8_t *out;
     size_t n;
     CHECK(tel_cells_merge(b.v, b.n, back.v, back.n, &out, &n) == -1);
