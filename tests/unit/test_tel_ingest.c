@@ -508,7 +508,13 @@ static size_t pattern_line(const struct tel_pattern *p, char *out, size_t size)
  * few /24s and /48s, two routers, ports, protocols, ASes and countries over
  * four minutes, the scrubber's counters (to be left out), and flows equal in
  * every sum but their keys (ties: ports 9 and 10 are ordered as numbers). */
-static void ingest_mixed_flows(struct fixture *f)
+struct mixed {
+    int64_t site;
+    struct tel_range range; /* 10.0.0.2-10.0.0.4 */
+    char lo[2 * TEL_ADDR_KEY + 1], hi[2 * TEL_ADDR_KEY + 1]; /* its ends in hex */
+};
+
+static void ingest_mixed_flows(struct fixture *f, struct mixed *m)
 {
     static const char *const sources[] = {"198.51.100.7", "198.51.100.9", "203.0.113.5", "2001:db8:1:2::1",
                                           "2001:db8:1:3::9", "0.0.0.0"};
@@ -546,30 +552,29 @@ static void ingest_mixed_flows(struct fixture *f)
     struct tel_ingest_result res;
     CHECK(ingest(f, buf, &res) == 0 && res.stored == 606);
     free(buf);
+    m->site = atoll(query(f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
+    key_of("10.0.0.2", m->range.lo);
+    key_of("10.0.0.4", m->range.hi);
+    hex_of(m->range.lo, TEL_ADDR_KEY, m->lo);
+    hex_of(m->range.hi, TEL_ADDR_KEY, m->hi);
 }
 
 TEST(patterns_equal_the_sql_group_by)
 {
     struct fixture f;
     open_fixture(&f);
-    ingest_mixed_flows(&f);
-    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
-    struct tel_range range;
-    key_of("10.0.0.2", range.lo);
-    key_of("10.0.0.4", range.hi);
-    char lo[2 * TEL_ADDR_KEY + 1], hi[2 * TEL_ADDR_KEY + 1];
-    hex_of(range.lo, TEL_ADDR_KEY, lo);
-    hex_of(range.hi, TEL_ADDR_KEY, hi);
+    struct mixed m;
+    ingest_mixed_flows(&f, &m);
     static const long limits[] = {100, 7, 1};
     for (int order = TEL_BY_BYTES; order <= TEL_BY_PEAK_PACKETS; order++)
         for (size_t l = 0; l < sizeof limits / sizeof *limits; l++) {
             char sql[2048], got[8192] = "";
             static const char *const by[] = {"sum(b)", "sum(p)", "max(b)", "max(p)"};
-            snprintf(sql, sizeof sql, PATTERNS_BY_SQL, 1764000000LL, 1764000000LL + 240, lo, hi, by[order],
+            snprintf(sql, sizeof sql, PATTERNS_BY_SQL, 1764000000LL, 1764000000LL + 240, m.lo, m.hi, by[order],
                      limits[l]);
             struct tel_pattern *p;
             size_t np, at = 0;
-            CHECK(f.s->ops->tel_op_patterns(f.s, site, &range, 1764000000, 1764000240, (enum tel_pattern_order)order,
+            CHECK(f.s->ops->tel_op_patterns(f.s, m.site, &m.range, 1764000000, 1764000240, (enum tel_pattern_order)order,
                                             limits[l], &p, &np) == STORE_OK);
             for (size_t i = 0; i < np; i++) {
                 if (i)
@@ -602,15 +607,10 @@ TEST(top_lists_equal_the_sql_group_by)
 {
     struct fixture f;
     open_fixture(&f);
-    ingest_mixed_flows(&f);
-    int64_t site = atoll(query(&f, "SELECT rid FROM resources WHERE kind = 'op.site'"));
-    struct tel_range range;
-    key_of("10.0.0.2", range.lo);
-    key_of("10.0.0.4", range.hi);
-    char lo[2 * TEL_ADDR_KEY + 1], hi[2 * TEL_ADDR_KEY + 1], in_range[128];
-    hex_of(range.lo, TEL_ADDR_KEY, lo);
-    hex_of(range.hi, TEL_ADDR_KEY, hi);
-    snprintf(in_range, sizeof in_range, "AND f.dst BETWEEN x'%s' AND x'%s'", lo, hi);
+    struct mixed m;
+    ingest_mixed_flows(&f, &m);
+    char in_range[128];
+    snprintf(in_range, sizeof in_range, "AND f.dst BETWEEN x'%s' AND x'%s'", m.lo, m.hi);
     static const char *const cols[] = {[TEL_DIM_APP] = "f.app",         [TEL_DIM_AS] = "f.src_as",
                                        [TEL_DIM_COUNTRY] = "f.country", [TEL_DIM_DST] = "f.dst",
                                        [TEL_DIM_PROTOCOL] = "f.protocol", [TEL_DIM_SRC] = "f.src",
@@ -625,7 +625,7 @@ TEST(top_lists_equal_the_sql_group_by)
             snprintf(key, sizeof key, addr ? "hex(%s)" : "%s", cols[dim]);
             snprintf(sql, sizeof sql, TOP_BY_SQL, key, ranged ? in_range : "", cols[dim],
                      packets ? "packets" : "bytes", cols[dim], limit);
-            struct tel_top_query q = {.site_rid = site, .range = ranged ? &range : NULL, .from = 1764000000,
+            struct tel_top_query q = {.site_rid = m.site, .range = ranged ? &m.range : NULL, .from = 1764000000,
                                       .to = 1764000240, .dim = dim, .by_packets = packets, .limit = limit};
             struct tel_top_row *rows, all;
             size_t n, at = 0;
@@ -656,7 +656,7 @@ TEST(top_lists_equal_the_sql_group_by)
     struct tel_top_list lists[2 * TEL_DIM_DST_PORT];
     for (int i = 0; i < 2 * TEL_DIM_DST_PORT; i++)
         lists[i] = (struct tel_top_list){.dim = i / 2 + 1, .by_packets = i % 2, .limit = 3 + i % 3};
-    struct tel_top_query q = {.site_rid = site, .range = &range, .from = 1764000000, .to = 1764000240};
+    struct tel_top_query q = {.site_rid = m.site, .range = &m.range, .from = 1764000000, .to = 1764000240};
     struct tel_top_row all;
     CHECK(f.s->ops->tel_op_tops(f.s, &q, lists, 2 * TEL_DIM_DST_PORT, &all) == STORE_OK);
     for (int i = 0; i < 2 * TEL_DIM_DST_PORT; i++) {
