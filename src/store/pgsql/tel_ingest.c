@@ -483,11 +483,24 @@ static int store_bandwidth(struct store *s, const struct tel_record *recs, size_
     return rc;
 }
 
-int pg_tel_waf_add(struct store *s, const struct tel_record *r); /* pgsql/tel_waf.c */
+int pg_tel_waf_store(struct store *s, const struct tel_record *recs, size_t n, long *entries,
+                     long *stored); /* pgsql/tel_waf.c */
+
+/* The WAF entries among recs[0..n), a few statements for them all. */
+static int store_waf(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
+{
+    long entries, stored;
+    if (pg_tel_waf_store(s, recs, n, &entries, &stored) != STORE_OK)
+        return STORE_ERROR;
+    out->records += entries;
+    out->stored += stored;
+    out->duplicates += entries - stored;
+    return STORE_OK;
+}
 
 /* Flows and bandwidth samples do not depend on the other records (nor
- * they on them): they are stored after the others, which go one by one in
- * their order. */
+ * they on them): they are stored after the others, which go in their
+ * order (the WAF entries between two others together). */
 /* The monthly partitions of the flow and bandwidth tables (pg/010) for the
  * times of this batch, made before the rows go in. */
 static int cover_months(struct store *s, const struct tel_record *recs, size_t n)
@@ -516,15 +529,23 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
     memset(out, 0, sizeof *out);
     if (!recs && n == 0)
         return end_batch(s);
+    size_t waf_from = 0; /* the WAF entries from here on wait to be stored together */
     for (size_t i = 0; i < n; i++) {
         const struct tel_record *r = &recs[i];
         int added = 0;
         switch (r->kind) {
         case TEL_FLOW:
-        case TEL_BANDWIDTH: continue;
-        case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
-        case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
-        case TEL_WAF_LOG: added = pg_tel_waf_add(s, r); break;
+        case TEL_BANDWIDTH:
+        case TEL_WAF_LOG: continue;
+        case TEL_DDOS_EVENT:
+        case TEL_FLOW_DOWN:
+            /* the WAF entries before it first: the webhook rows of their
+             * events and of this one keep the records' order */
+            if (store_waf(s, recs + waf_from, i - waf_from, out) != STORE_OK)
+                return STORE_ERROR;
+            waf_from = i + 1;
+            added = r->kind == TEL_DDOS_EVENT ? upsert_ddos(s, r) : upsert_flow_down(s, r);
+            break;
         }
         if (added < 0)
             return STORE_ERROR;
@@ -535,7 +556,8 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
             out->duplicates++;
     }
     long flows, stored, samples, changed;
-    if (cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
+    if (store_waf(s, recs + waf_from, n - waf_from, out) != STORE_OK ||
+        cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
         store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK)
         return STORE_ERROR;
     out->records += flows + samples;
