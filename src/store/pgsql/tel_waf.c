@@ -12,13 +12,13 @@
  *    entries can reach);
  * 3. in C, the entries one by one in their order, exactly as when each was
  *    stored on its own (place): the event each joins, the events they start
- *    (weids drawn from the sequence in that order, as their INSERTs did)
  *    and the events they merge into the one that ends first;
  * 4. the writes: the new events (each as it was inserted when it started,
- *    at its first entry's time: the webhook trigger reads that row), the
- *    entries and their counts summed per event and key, the merged events'
- *    entries and counts moved and their rows deleted, and the events'
- *    spans, counts and severities.
+ *    at its first entry's time: the webhook trigger reads that row; in the
+ *    order they started, so their weids too), the entries and their counts
+ *    summed per event and key, the merged events' entries and counts moved
+ *    and their rows deleted, and the events' spans, counts and severities.
+ * A slice of one entry tries the one statement of before first (add_alone).
  * Write transactions run one at a time (pgsql/db.h), so what 1 and 2 read
  * stays true until the slice is written. */
 #include <stdio.h>
@@ -64,7 +64,7 @@ static int run_columns(struct store *s, const char *sql, struct pg_array *col, i
         pp_text(&p, text);
     }
     if (rc == STORE_OK && res)
-        rc = (*res = pg_query(s, sql, &p, &rc)) ? STORE_OK : rc;
+        *res = pg_query(s, sql, &p, &rc);
     else if (rc == STORE_OK)
         rc = pg_exec(s, sql, &p, NULL);
     for (int c = 0; c < n; c++) {
@@ -316,71 +316,61 @@ static const struct waf_event *final_event(const struct waf_slice *sl, long i)
 
 /* ---- 4: the writes ---- */
 
-static int cmp_int64(const void *pa, const void *pb)
+static int cmp_id(const void *pa, const void *pb)
 {
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return (a > b) - (a < b);
-}
-
-/* The new events' weids, in the order they started. */
-static int draw_weids(struct store *s, struct waf_slice *sl, size_t n_new)
-{
-    static const char sql[] =
-        "SELECT nextval(pg_get_serial_sequence('tel_waf_events', 'weid')) FROM generate_series(1, $1::bigint)";
-    struct pg_params p = {0};
-    pp_int(&p, (int64_t)n_new);
-    int rc;
-    PGresult *res = pg_query(s, sql, &p, &rc);
-    int64_t *weids = res && (size_t)PQntuples(res) == n_new ? malloc(n_new * sizeof *weids) : NULL;
-    rc = weids ? STORE_OK : STORE_ERROR;
-    if (weids) {
-        for (size_t i = 0; i < n_new; i++)
-            weids[i] = pg_int(res, (int)i, 0);
-        qsort(weids, n_new, sizeof *weids, cmp_int64);
-        for (size_t i = 0, j = 0; i < sl->n_ev; i++)
-            if (sl->ev[i].first)
-                sl->ev[i].weid = weids[j++];
-    }
-    PQclear(res);
-    free(weids);
-    return rc;
+    return strcmp(((const struct id_pos *)pa)->id, ((const struct id_pos *)pb)->id);
 }
 
 /* The events the slice started, also those merged since, as each was
- * inserted when it started. */
+ * inserted when it started: in that order, so that their weids are drawn
+ * in it, as before. Their weids, found by event_id. */
 static int insert_events(struct store *s, struct waf_slice *sl)
 {
     static const char sql[] =
-        "INSERT INTO tel_waf_events (weid, event_id, customer_id, site_rid, domain_rid, port_rid, domain_port_id, "
-        "domain_name, start_time, end_time, attack_count, severity) SELECT weid, event_id, customer_id, site_rid, "
-        "domain_rid, port_rid, domain_port_id, domain_name, ts, ts, 0, 0 FROM unnest($1::bigint[], $2::text[], "
-        "$3::text[], $4::bigint[], $5::bigint[], $6::bigint[], $7::text[], $8::text[], $9::bigint[]) WITH ORDINALITY "
-        "AS u(weid, event_id, customer_id, site_rid, domain_rid, port_rid, domain_port_id, domain_name, ts, ord) "
-        "ORDER BY ord";
-    struct pg_array col[9] = {0};
-    size_t n_new = 0;
-    for (size_t i = 0; i < sl->n_ev; i++)
-        n_new += sl->ev[i].first != NULL;
-    if (n_new == 0)
-        return STORE_OK;
-    if (draw_weids(s, sl, n_new) != STORE_OK)
+        "INSERT INTO tel_waf_events (event_id, customer_id, site_rid, domain_rid, port_rid, domain_port_id, "
+        "domain_name, start_time, end_time, attack_count, severity) SELECT event_id, customer_id, site_rid, "
+        "domain_rid, port_rid, domain_port_id, domain_name, ts, ts, 0, 0 FROM unnest($1::text[], $2::text[], "
+        "$3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::bigint[]) WITH ORDINALITY "
+        "AS u(event_id, customer_id, site_rid, domain_rid, port_rid, domain_port_id, domain_name, ts, ord) "
+        "ORDER BY ord RETURNING event_id, weid";
+    struct pg_array col[8] = {0};
+    struct id_pos *made = malloc((sl->n_ev + 1) * sizeof *made);
+    if (!made)
         return STORE_ERROR;
+    size_t n_new = 0;
     for (size_t i = 0; i < sl->n_ev; i++) {
         const struct waf_event *e = &sl->ev[i];
         if (!e->first)
             continue;
         const struct tel_waf_log *w = &e->first->u.waf;
-        arr_int(&col[0], e->weid);
-        arr_text(&col[1], e->event_id);
-        arr_text(&col[2], e->first->place.customer_id);
-        arr_int(&col[3], e->first->place.site_rid);
-        arr_int(&col[4], w->domain_rid);
-        arr_int(&col[5], w->port_rid);
-        arr_text(&col[6], w->domain_port_id);
-        arr_text(&col[7], w->domain_name);
-        arr_int(&col[8], w->timestamp);
+        made[n_new++] = (struct id_pos){e->event_id, i};
+        arr_text(&col[0], e->event_id);
+        arr_text(&col[1], e->first->place.customer_id);
+        arr_int(&col[2], e->first->place.site_rid);
+        arr_int(&col[3], w->domain_rid);
+        arr_int(&col[4], w->port_rid);
+        arr_text(&col[5], w->domain_port_id);
+        arr_text(&col[6], w->domain_name);
+        arr_int(&col[7], w->timestamp);
     }
-    return run_columns(s, sql, col, 9, NULL);
+    PGresult *res = NULL;
+    int rc = n_new ? run_columns(s, sql, col, 8, &res) : STORE_OK;
+    if (rc == STORE_OK && n_new) {
+        qsort(made, n_new, sizeof *made, cmp_id);
+        if ((size_t)PQntuples(res) != n_new)
+            rc = STORE_ERROR;
+        for (int r = 0; rc == STORE_OK && r < PQntuples(res); r++) {
+            struct id_pos key = {PQgetvalue(res, r, 0), 0};
+            const struct id_pos *hit = bsearch(&key, made, n_new, sizeof *made, cmp_id);
+            if (hit)
+                sl->ev[hit->k].weid = pg_int(res, r, 1);
+            else
+                rc = STORE_ERROR;
+        }
+    }
+    PQclear(res);
+    free(made);
+    return rc;
 }
 
 /* The new entries (some) in their order, and their counts (attack type,
@@ -465,11 +455,70 @@ static int update_events(struct store *s, const struct waf_slice *sl)
     return run_columns(s, sql, col, 5, NULL);
 }
 
+/* A lone entry in one statement, when it is new and near at most one event
+ * of its port, which it joins, or none, when it starts one (inserted with
+ * the entry already counted: the statement's UPDATE does not see rows it
+ * inserted). *stored says whether it was; if not, it is a duplicate or a
+ * bridge, for store_slice. A call with one WAF entry (a data plane's quiet
+ * minute) costs one round trip then, not five. */
+static int add_alone(struct store *s, const struct tel_record *r, bool *stored)
+{
+    static const char sql[] =
+        "WITH near AS (SELECT ARRAY(SELECT weid FROM tel_waf_events WHERE port_rid = $9 "
+        "AND end_time > $3::bigint - $10::bigint AND start_time < $3::bigint + $10::bigint "
+        "ORDER BY end_time, weid LIMIT 2) AS ids WHERE NOT EXISTS (SELECT 1 FROM tel_waf_logs WHERE log_id = $1)), "
+        "created AS (INSERT INTO tel_waf_events (event_id, customer_id, site_rid, domain_rid, port_rid, "
+        "domain_port_id, domain_name, start_time, end_time, attack_count, severity) SELECT $11::text, $12::text, "
+        "$2::bigint, $13::bigint, $9::bigint, $14::text, $15::text, $3, $3, 1, $4::bigint FROM near "
+        "WHERE cardinality(ids) = 0 RETURNING weid), "
+        "target AS (SELECT ids[1] AS weid, true AS joined FROM near WHERE cardinality(ids) = 1 "
+        "UNION ALL SELECT weid, false FROM created), "
+        "entry AS (INSERT INTO tel_waf_logs (log_id, weid, site_rid, ts, severity, attack_type, country, path, "
+        "entry) SELECT $1, weid, $2, $3, $4, $5::text, $6::text, $7::text, $8::text FROM target), "
+        "event AS (UPDATE tel_waf_events e SET start_time = least(e.start_time, $3), end_time = "
+        "greatest(e.end_time, $3), attack_count = e.attack_count + 1, severity = greatest(e.severity, $4) "
+        "FROM target WHERE target.joined AND e.weid = target.weid) "
+        "INSERT INTO tel_waf_event_counts AS t (weid, dim, key, count) SELECT target.weid, d.dim, d.key, 1 "
+        "FROM target, (VALUES (1, $5::text), (2, $6::text), (3, $7::text)) AS d(dim, key) "
+        "ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + 1";
+    const struct tel_waf_log *w = &r->u.waf;
+    char event_id[ID_LEN + 1];
+    random_hex(event_id, ID_LEN / 2);
+    struct pg_params p = {0};
+    pp_text(&p, w->log_id);
+    pp_int(&p, r->place.site_rid);
+    pp_int(&p, w->timestamp);
+    pp_int(&p, w->severity);
+    pp_text(&p, w->attack_type);
+    pp_text(&p, w->country);
+    pp_text(&p, w->path ? w->path : "");
+    pp_text(&p, w->entry);
+    pp_int(&p, w->port_rid);
+    pp_int(&p, TEL_WAF_GAP_S);
+    pp_text(&p, event_id);
+    pp_text(&p, r->place.customer_id);
+    pp_int(&p, w->domain_rid);
+    pp_text(&p, w->domain_port_id);
+    pp_text(&p, w->domain_name);
+    long counted;
+    int rc = pg_exec(s, sql, &p, &counted);
+    *stored = counted > 0;
+    return rc;
+}
+
 /* One slice: its entries' duplicates, events and writes; *stored its new entries. */
 static int store_slice(struct store *s, struct waf_slice *sl, long *stored)
 {
     sl->ev = NULL;
     sl->live = NULL;
+    bool alone = false;
+    if (sl->n == 1 && add_alone(s, sl->entry[0], &alone) != STORE_OK)
+        return STORE_ERROR;
+    if (alone) {
+        (*stored)++;
+        sl->n = 0;
+        return STORE_OK;
+    }
     size_t n_new;
     int rc = mark_duplicates(s, sl, &n_new);
     if (rc != STORE_OK || n_new == 0) {
