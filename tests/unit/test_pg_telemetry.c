@@ -5,6 +5,7 @@
  * throwaway cluster (tests/pg/cluster.sh) for its duration. */
 #include <libpq-fe.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +25,8 @@
 static const int64_t NOW = 1764100000, T0 = 1764000000;
 #define AP_SITE_ID "0000000000000055"
 #define PORT_ID "0000000000000057"
+#define PORT2_ID "0000000000000059"
+#define PORT3_ID "000000000000005a"
 static char cluster[64], server[160];
 
 static void stop_cluster(void)
@@ -74,7 +77,7 @@ static bool pg_url(const char *db, char *out, size_t size)
 
 struct side {
     struct store *s;
-    char dir[64];
+    char dir[64], db[32]; /* SQLite's directory, or PostgreSQL's database */
     int64_t op_site, cp_site, ap_rid;
 };
 
@@ -103,6 +106,7 @@ static bool open_side(struct side *d, bool pg, const char *db)
         char url[200];
         if (!pg_url(db, url, sizeof url) || !(d->s = pgsql_store_open(url)))
             return false;
+        snprintf(d->db, sizeof d->db, "%s", db);
     } else {
         snprintf(d->dir, sizeof d->dir, "/tmp/parapet-pgunit-XXXXXX");
         char path[100];
@@ -125,6 +129,9 @@ static bool open_side(struct side *d, bool pg, const char *db)
     d->ap_rid = make(s, &AP_SITE, 0, "shop", NULL, AP_SITE_ID);
     int64_t dom = make(s, &AP_DOMAIN, d->ap_rid, "shop.example", NULL, "0000000000000056");
     make(s, &AP_DOMAIN_PORT, dom, "443", NULL, PORT_ID);
+    int64_t api = make(s, &AP_DOMAIN, d->ap_rid, "api.example", NULL, "0000000000000058");
+    make(s, &AP_DOMAIN_PORT, api, "443", NULL, PORT2_ID);
+    make(s, &AP_DOMAIN_PORT, api, "8443", NULL, PORT3_ID);
     return s->ops->commit(s) == STORE_OK;
 }
 
@@ -466,6 +473,203 @@ TEST(pgsql_answers_as_sqlite)
     close_side(&d[1]);
 }
 
+/* ---- WAF grouping over shuffled, split and re-sent batches ---- */
+
+/* Appends text (NULL: "(null)") and then a '|' or, when last, a newline. */
+static void append_cell(char **out, size_t *n, size_t *cap, const char *text, bool last)
+{
+    text = text ? text : "(null)";
+    size_t len = strlen(text);
+    while (*n + len + 2 > *cap)
+        *out = realloc(*out, *cap *= 2);
+    memcpy(*out + *n, text, len);
+    *n += len;
+    (*out)[(*n)++] = last ? '\n' : '|';
+    (*out)[*n] = '\0';
+}
+
+/* The rows of `sql` in the side's database, a line each, columns joined by
+ * '|' (both stores print integers and texts alike). */
+static char *rows_text(struct side *d, const char *sql)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *out = malloc(cap);
+    out[0] = '\0';
+    if (d->db[0]) {
+        char url[200];
+        snprintf(url, sizeof url, "postgresql:///%s?host=%s/c&user=parapet", d->db, cluster);
+        PGconn *c = PQconnectdb(url);
+        PGresult *r = PQexec(c, sql);
+        if (PQresultStatus(r) != PGRES_TUPLES_OK)
+            append_cell(&out, &n, &cap, PQerrorMessage(c), true);
+        for (int i = 0; i < PQntuples(r); i++)
+            for (int j = 0; j < PQnfields(r); j++)
+                append_cell(&out, &n, &cap, PQgetisnull(r, i, j) ? NULL : PQgetvalue(r, i, j),
+                            j + 1 == PQnfields(r));
+        PQclear(r);
+        PQfinish(c);
+    } else {
+        char path[100];
+        snprintf(path, sizeof path, "%s/t.db", d->dir);
+        sqlite3 *db;
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+            sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+            append_cell(&out, &n, &cap, sqlite3_errmsg(db), true);
+        while (st && sqlite3_step(st) == SQLITE_ROW)
+            for (int j = 0; j < sqlite3_column_count(st); j++)
+                append_cell(&out, &n, &cap, (const char *)sqlite3_column_text(st, j),
+                            j + 1 == sqlite3_column_count(st));
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+    }
+    return out;
+}
+
+/* The WAF tables of both sides hold the same rows: events (by port and
+ * start), their counts, the entries (their event, text and order of
+ * insertion) and no counts or entries of an event that is gone. */
+static void compare_waf_tables(struct side *d, const char *when)
+{
+    static const char *const queries[] = {
+        "SELECT domain_port_id, domain_name, customer_id, start_time, end_time, attack_count, severity "
+        "FROM tel_waf_events ORDER BY domain_port_id, start_time",
+        "SELECT e.domain_port_id, e.start_time, c.dim, c.key, c.count FROM tel_waf_event_counts c "
+        "LEFT JOIN tel_waf_events e ON e.weid = c.weid ORDER BY 1, 2, 3, 4",
+        "SELECT l.log_id, e.domain_port_id, e.start_time, l.ts, l.severity, l.attack_type, l.country, l.path, "
+        "l.entry, row_number() OVER (ORDER BY l.lid) FROM tel_waf_logs l LEFT JOIN tel_waf_events e "
+        "ON e.weid = l.weid ORDER BY l.log_id",
+    };
+    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
+        char *a = rows_text(&d[0], queries[q]), *b = rows_text(&d[1], queries[q]);
+        if (strcmp(a, b) != 0) {
+            fprintf(stderr, "  %s: query %zu differs:\n--- sqlite\n%.3000s--- pgsql\n%.3000s", when, q, a, b);
+            unit_failed_checks++;
+        }
+        CHECK(a[0] != '\0');
+        free(a);
+        free(b);
+    }
+}
+
+/* Per port, four clusters of ten entries: one event each (steps under
+ * the gap, one entry twice at the same time), and an entry exactly the gap
+ * after it, an event of its own. Entry 4 of a cluster is its only bridge:
+ * without it the cluster is two events. */
+enum { WAF_PORTS = 3, WAF_CLUSTERS = 4, WAF_PER = 10, WAF_ALL = WAF_PORTS * WAF_CLUSTERS * WAF_PER, WAF_BRIDGE = 4 };
+
+static void waf_line(char *buf, size_t size, int i, int64_t shift)
+{
+    static const char *const ports[WAF_PORTS] = {PORT_ID, PORT2_ID, PORT3_ID};
+    static const int offsets[WAF_PER] = {0, 300, 300, 599, 1400, 1000, 1800, 2300, 2899, 3499};
+    static const char *const types[] = {"sqli", "xss", "oscmd"}, *const cc[] = {"NL", "DE", "US"};
+    static const char *const sev[] = {"low", "medium", "high"};
+    int port = i / (WAF_CLUSTERS * WAF_PER), cl = i / WAF_PER % WAF_CLUSTERS, k = i % WAF_PER;
+    snprintf(buf, size,
+             "{\"kind\":\"waf_log\",\"_id\":\"g%d\",\"timestamp\":%lld,\"domain_port_id\":\"%s\",\"src_ip\":"
+             "\"198.51.100.%d\",\"src_ip_cc\":\"%s\",\"attack_type\":\"%s\",\"severity\":\"%s\",\"http_path\":"
+             "\"/p%d\"}\n",
+             i, (long long)(T0 + port * 97 + cl * 5000 + offsets[k] + shift), ports[port], i % 5 + 1, cc[i % 3],
+             types[i * 7 % 3], sev[i * 5 % 7 % 3], i % 4);
+}
+
+/* A batch of the entries order[from..to) (and the line `extra`), sent to
+ * both sides, which must count the entries not sent before as stored. */
+static void send_waf(struct side *d, const int *order, size_t from, size_t to, bool *sent, const char *extra,
+                     long extra_stored)
+{
+    char *buf = malloc((to - from) * 400 + 1024), line[400];
+    size_t n = 0;
+    long stored = extra_stored, dups = 0;
+    buf[0] = '\0';
+    for (size_t k = from; k < to; k++) {
+        waf_line(line, sizeof line, order[k], 0);
+        n += (size_t)snprintf(buf + n, 400, "%s", line);
+        if (k == (from + to) / 2 && extra)
+            n += (size_t)snprintf(buf + n, 1024, "%s", extra);
+        if (sent[order[k]])
+            dups++;
+        else
+            stored++;
+        sent[order[k]] = true;
+    }
+    ingest_both(d, buf, stored, dups);
+    free(buf);
+}
+
+TEST(waf_grouping_as_sqlite)
+{
+    struct side d[2];
+    if (!open_side(&d[0], false, NULL) || !open_side(&d[1], true, "wafgroup")) {
+        CHECK(!"the stores open");
+        close_side(&d[0]);
+        close_side(&d[1]);
+        return;
+    }
+    /* all entries shuffled (a fixed LCG), the bridges of clusters 0-2 held back */
+    int order[WAF_ALL], held[WAF_ALL];
+    size_t n = 0, n_held = 0;
+    uint32_t seed = 12345;
+    for (int i = 0; i < WAF_ALL; i++)
+        order[i] = i;
+    for (int i = WAF_ALL - 1; i > 0; i--) {
+        seed = seed * 1103515245u + 12345u;
+        int j = (int)(seed >> 8) % (i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (int k = 0; k < WAF_ALL; k++) {
+        int i = order[k];
+        if (i % WAF_PER == WAF_BRIDGE && i / WAF_PER % WAF_CLUSTERS < 3)
+            held[n_held++] = i;
+        else
+            order[n++] = i;
+    }
+    bool sent[WAF_ALL] = {0};
+    /* uneven batches; one with a DDoS event amid the entries */
+    static const size_t sizes[] = {1, 5, 17, 3, 40, 2, 11};
+    static const char ddos[] = "{\"kind\":\"ddos_event\",\"alert_id\":\"ev-waf\",\"attack_type\":\"TCP SYN\","
+                               "\"site_ip\":\"10.0.0.3\",\"start_time\":1764000100}\n";
+    for (size_t from = 0, b = 0; from < n; b++) {
+        size_t to = from + sizes[b % 7] < n ? from + sizes[b % 7] : n;
+        send_waf(d, order, from, to, sent, b == 4 ? ddos : NULL, b == 4);
+        compare_waf_tables(d, "first pass");
+        from = to;
+    }
+    compare_ap(d, WAF_PORTS * (3 * 3 + 2), 0); /* clusters 0-2: two events and the one the gap after */
+    /* re-sent in part with new ones: the first 20 sent again, each twice in one batch, with half the bridges */
+    int again[2 * 20 + WAF_ALL];
+    size_t m = 0;
+    for (size_t k = 0; k < 20; k++)
+        again[m++] = order[k];
+    for (size_t k = 0; k < n_held / 2; k++)
+        again[m++] = held[k];
+    for (size_t k = 0; k < 20; k++)
+        again[m++] = order[19 - k];
+    send_waf(d, again, 0, m, sent, NULL, 0);
+    compare_waf_tables(d, "re-sent");
+    /* the other bridges, each twice in the batch, the second one under a changed time */
+    m = 0;
+    for (size_t k = n_held / 2; k < n_held; k++)
+        again[m++] = held[k];
+    char *last = malloc(m * 800 + 1), line[400];
+    size_t len = 0;
+    for (size_t k = 0; k < m; k++) {
+        waf_line(line, sizeof line, again[k], 0);
+        len += (size_t)snprintf(last + len, 400, "%s", line);
+    }
+    for (size_t k = 0; k < m; k++) {
+        waf_line(line, sizeof line, again[m - 1 - k], 5000);
+        len += (size_t)snprintf(last + len, 400, "%s", line);
+    }
+    ingest_both(d, last, (long)m, (long)m);
+    free(last);
+    compare_waf_tables(d, "bridged");
+    compare_ap(d, WAF_PORTS * WAF_CLUSTERS * 2, 0);
+    close_side(&d[0]);
+    close_side(&d[1]);
+}
+
 /* The number of monthly partitions of tel_flows (pg/010), or -1. */
 static long flow_months(const char *db)
 {
@@ -538,4 +742,5 @@ TEST(blocks_overlap_as_brute_force)
     close_side(&d);
 }
 
-UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(months_are_partitions), UNIT_CASE(blocks_overlap_as_brute_force))
+UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(waf_grouping_as_sqlite), UNIT_CASE(months_are_partitions),
+          UNIT_CASE(blocks_overlap_as_brute_force))

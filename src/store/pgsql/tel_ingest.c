@@ -17,87 +17,10 @@
 #include <string.h>
 
 #include "store/pgsql/db.h"
+#include "store/pgsql/pg_array.h"
 #include "store/tel_dst_sums.h"
 
 enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
-
-/* ---- array parameters (PostgreSQL's array text: {a,"b",...}) ---- */
-
-struct pg_array {
-    char *p;
-    size_t len, cap;
-    bool failed;
-};
-
-static void arr_put(struct pg_array *a, const char *s, size_t n)
-{
-    if (a->failed)
-        return;
-    if (a->len + n + 2 > a->cap) {
-        size_t cap = a->cap ? a->cap : 4096;
-        while (a->len + n + 2 > cap)
-            cap *= 2;
-        char *grown = realloc(a->p, cap);
-        if (!grown) {
-            a->failed = true;
-            return;
-        }
-        a->p = grown;
-        a->cap = cap;
-    }
-    memcpy(a->p + a->len, s, n);
-    a->len += n;
-    a->p[a->len] = '\0';
-}
-
-static void arr_sep(struct pg_array *a)
-{
-    arr_put(a, a->len ? "," : "{", 1);
-}
-
-static void arr_int(struct pg_array *a, int64_t v)
-{
-    char num[24];
-    arr_sep(a);
-    arr_put(a, num, (size_t)snprintf(num, sizeof num, "%lld", (long long)v));
-}
-
-/* A quoted element: backslash and double quote escaped. */
-static void arr_text(struct pg_array *a, const char *v)
-{
-    arr_sep(a);
-    arr_put(a, "\"", 1);
-    for (const char *run = v; *run;) {
-        size_t n = strcspn(run, "\"\\");
-        arr_put(a, run, n);
-        run += n;
-        if (*run) {
-            char esc[2] = {'\\', *run++};
-            arr_put(a, esc, 2);
-        }
-    }
-    arr_put(a, "\"", 1);
-}
-
-/* An address key as bytea's hex input (\x...), its backslash escaped. */
-static void arr_key(struct pg_array *a, const uint8_t key[TEL_ADDR_KEY])
-{
-    static const char hex[] = "0123456789abcdef";
-    char text[4 + 2 * TEL_ADDR_KEY + 1] = "\"\\\\x";
-    for (int i = 0; i < TEL_ADDR_KEY; i++) {
-        text[4 + 2 * i] = hex[key[i] >> 4];
-        text[5 + 2 * i] = hex[key[i] & 15];
-    }
-    text[4 + 2 * TEL_ADDR_KEY] = '"';
-    arr_sep(a);
-    arr_put(a, text, sizeof text);
-}
-
-static const char *arr_end(struct pg_array *a)
-{
-    arr_put(a, a->len ? "}" : "{}", a->len ? 1 : 2);
-    return a->failed ? NULL : a->p;
-}
 
 /* ---- flows and their roll-ups ---- */
 
@@ -189,21 +112,6 @@ static struct dst_row *find_row(struct dst_rows *r, int64_t site_rid, int64_t st
             hi = mid;
     }
     return NULL;
-}
-
-/* A bytea element of an array parameter (\x..., its backslash escaped). */
-static void arr_bytes(struct pg_array *a, const uint8_t *v, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    arr_sep(a);
-    arr_put(a, "\"\\\\x", 4);
-    char pair[2];
-    for (size_t i = 0; i < n; i++) {
-        pair[0] = hex[v[i] >> 4];
-        pair[1] = hex[v[i] & 15];
-        arr_put(a, pair, 2);
-    }
-    arr_put(a, "\"", 1);
 }
 
 /* Adds the rows of one period to its table: the stored cells of the same
@@ -575,11 +483,24 @@ static int store_bandwidth(struct store *s, const struct tel_record *recs, size_
     return rc;
 }
 
-int pg_tel_waf_add(struct store *s, const struct tel_record *r); /* pgsql/tel_waf.c */
+int pg_tel_waf_store(struct store *s, const struct tel_record *recs, size_t n, long *entries,
+                     long *stored); /* pgsql/tel_waf.c */
+
+/* The WAF entries among recs[0..n), a few statements for them all. */
+static int store_waf(struct store *s, const struct tel_record *recs, size_t n, struct tel_ingest_result *out)
+{
+    long entries, stored;
+    if (pg_tel_waf_store(s, recs, n, &entries, &stored) != STORE_OK)
+        return STORE_ERROR;
+    out->records += entries;
+    out->stored += stored;
+    out->duplicates += entries - stored;
+    return STORE_OK;
+}
 
 /* Flows and bandwidth samples do not depend on the other records (nor
- * they on them): they are stored after the others, which go one by one in
- * their order. */
+ * they on them): they are stored after the others, which go in their
+ * order (the WAF entries between two others together). */
 /* The monthly partitions of the flow and bandwidth tables (pg/010) for the
  * times of this batch, made before the rows go in. */
 static int cover_months(struct store *s, const struct tel_record *recs, size_t n)
@@ -608,15 +529,23 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
     memset(out, 0, sizeof *out);
     if (!recs && n == 0)
         return end_batch(s);
+    size_t waf_from = 0; /* the WAF entries from here on wait to be stored together */
     for (size_t i = 0; i < n; i++) {
         const struct tel_record *r = &recs[i];
         int added = 0;
         switch (r->kind) {
         case TEL_FLOW:
-        case TEL_BANDWIDTH: continue;
-        case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
-        case TEL_FLOW_DOWN: added = upsert_flow_down(s, r); break;
-        case TEL_WAF_LOG: added = pg_tel_waf_add(s, r); break;
+        case TEL_BANDWIDTH:
+        case TEL_WAF_LOG: continue;
+        case TEL_DDOS_EVENT:
+        case TEL_FLOW_DOWN:
+            /* the WAF entries before it first: the webhook rows of their
+             * events and of this one keep the records' order */
+            if (store_waf(s, recs + waf_from, i - waf_from, out) != STORE_OK)
+                return STORE_ERROR;
+            waf_from = i + 1;
+            added = r->kind == TEL_DDOS_EVENT ? upsert_ddos(s, r) : upsert_flow_down(s, r);
+            break;
         }
         if (added < 0)
             return STORE_ERROR;
@@ -627,7 +556,8 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
             out->duplicates++;
     }
     long flows, stored, samples, changed;
-    if (cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
+    if (store_waf(s, recs + waf_from, n - waf_from, out) != STORE_OK ||
+        cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
         store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK)
         return STORE_ERROR;
     out->records += flows + samples;
