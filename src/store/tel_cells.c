@@ -240,9 +240,7 @@ int tel_cells_top(const struct tel_sums *m, bool by_packets, long limit, struct 
     struct tel_counts total = {0};
     for (size_t i = 0; i < m->n; i++) {
         const struct tel_dst_sum *it = tel_sums_item(m, i);
-        struct ip_addr a = {.family = it->dst[0]};
-        memcpy(a.b, it->dst + 1, 16);
-        ip_format(&a, r[i].key);
+        tel_addr_text(it->dst, r[i].key);
         r[i].c = it->c;
         total.bytes += it->c.bytes;
         total.packets += it->c.packets;

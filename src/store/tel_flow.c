@@ -3,6 +3,13 @@
 
 #include "store/telemetry.h"
 
+void tel_addr_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX])
+{
+    struct ip_addr a = {.family = key[0]};
+    memcpy(a.b, key + 1, sizeof a.b);
+    ip_format(&a, out);
+}
+
 bool tel_flow_is_counter(const struct tel_flow *f)
 {
     static const uint8_t zero[TEL_ADDR_KEY - 1];

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/net.h"
+#include "base/text.h"
 
 /* A pattern's key and a minute (zeroed before it is filled: tel_sums
  * compares the padding too). */
@@ -44,7 +45,7 @@ int tel_pattern_sums_add(struct tel_pattern_sums *p, const uint8_t *src, const c
     memset(&it, 0, sizeof it);
     /* the family byte and the first 3 bytes (IPv4 /24) or 6 bytes (IPv6 /48) */
     memcpy(it.key.net, src, src[0] == NET_V4 ? 4 : 7);
-    snprintf(it.key.router, sizeof it.key.router, "%s", router ? router : "");
+    copy_text(it.key.router, sizeof it.key.router, router ? router : "");
     it.key.protocol = protocol;
     it.key.src_port = src_port;
     it.key.dst_port = dst_port;
@@ -100,11 +101,9 @@ static int by_order(const void *pa, const void *pb, void *arg)
 
 static void pattern_out(const struct pattern_run *r, struct tel_pattern *out)
 {
-    struct ip_addr a = {.family = r->key.net[0]};
-    memcpy(a.b, r->key.net + 1, sizeof a.b);
     char addr[NET_TEXT_MAX];
-    ip_format(&a, addr);
-    snprintf(out->cidr, sizeof out->cidr, "%s/%d", addr, a.family == NET_V4 ? 24 : 48);
+    tel_addr_text(r->key.net, addr);
+    snprintf(out->cidr, sizeof out->cidr, "%s/%d", addr, r->key.net[0] == NET_V4 ? 24 : 48);
     snprintf(out->router, sizeof out->router, "%s", r->key.router);
     out->protocol = r->key.protocol;
     out->src_port = r->key.src_port;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/net.h"
+#include "base/text.h"
 #include "store/store.h"
 
 /* A key of the list with a source country (zeroed before it is filled:
@@ -21,14 +21,6 @@ struct top_item {
     struct top_key key;
     struct tel_counts c;
 };
-
-/* A bounded copy (snprintf's cost showed a flow at a time). */
-static void copy_text(char *dst, size_t size, const char *src)
-{
-    size_t n = src ? strnlen(src, size - 1) : 0;
-    memcpy(dst, src ? src : "", n);
-    dst[n] = '\0';
-}
 
 void tel_top_sums_init(struct tel_top_sums *t, enum tel_key_type type)
 {
@@ -50,9 +42,9 @@ int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr
     switch (t->type) {
     case TEL_KEY_INT: it.key.number = number; break;
     case TEL_KEY_ADDR: memcpy(it.key.addr, addr, TEL_ADDR_KEY); break;
-    case TEL_KEY_TEXT: copy_text(it.key.text, sizeof it.key.text, text); break;
+    case TEL_KEY_TEXT: copy_text(it.key.text, sizeof it.key.text, text ? text : ""); break;
     }
-    copy_text(it.key.country, sizeof it.key.country, country);
+    copy_text(it.key.country, sizeof it.key.country, country ? country : "");
     it.c = (struct tel_counts){bytes, packets, 1};
     t->total.bytes += bytes;
     t->total.packets += packets;
@@ -98,11 +90,9 @@ static void key_out(enum tel_key_type type, const struct top_key *k, char *out, 
     if (type == TEL_KEY_INT) {
         snprintf(out, size, "%lld", (long long)k->number);
     } else if (type == TEL_KEY_ADDR) {
-        struct ip_addr a = {.family = k->addr[0]};
-        memcpy(a.b, k->addr + 1, sizeof a.b);
         char text[NET_TEXT_MAX];
-        ip_format(&a, text);
-        snprintf(out, size, "%s", text);
+        tel_addr_text(k->addr, text);
+        copy_text(out, size, text);
     } else {
         snprintf(out, size, "%s", k->text);
     }

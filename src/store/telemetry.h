@@ -72,6 +72,9 @@ struct tel_flow {
  * (TEL_COUNTER_SQL in their tel_op.c and ingest). */
 bool tel_flow_is_counter(const struct tel_flow *f);
 
+/* The address of an address key (tel_addr_key's inverse) as text. */
+void tel_addr_text(const uint8_t key[TEL_ADDR_KEY], char out[NET_TEXT_MAX]);
+
 struct tel_waf_log {
     char log_id[TEL_ID_MAX + 1];
     int64_t timestamp;

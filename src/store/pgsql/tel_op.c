@@ -32,10 +32,8 @@ static int col_bytes(const PGresult *res, int row, int col, uint8_t *key, size_t
 
 static void key_text(const uint8_t key[TEL_ADDR_KEY], char *out, size_t size)
 {
-    struct ip_addr a = {.family = key[0]};
-    memcpy(a.b, key + 1, 16);
     char text[NET_TEXT_MAX];
-    ip_format(&a, text);
+    tel_addr_text(key, text);
     snprintf(out, size, "%s", text);
 }
 
