@@ -2,7 +2,11 @@
  * records (NDJSON, or one JSON array) into the store without the server.
  * The whole input is one transaction, as one POST /ingest/v1/records is;
  * with --batch N every N records are committed on their own (for bulk
- * loads), and a bad record refuses only the batch it is in. */
+ * loads), and a bad record refuses only the batch it is in. Batches are
+ * made durable behind the ingest (deferred durability, store.h): the next
+ * batch is stored while the last one's sync runs, and the command waits
+ * for every batch to be durable before it reports. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,42 @@ struct run {
     struct tel_batch *b;
     long batch_size, in_batch, line;
     struct tel_ingest_result total;
+    uint64_t ticket; /* the last committed batch's (store.h, commit_ticket) */
 };
+
+struct durable_wait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done, ok;
+};
+
+static void durable_done(void *arg, bool ok)
+{
+    struct durable_wait *w = arg;
+    pthread_mutex_lock(&w->mu);
+    w->done = true;
+    w->ok = ok;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* 0 once every committed batch is durable, -1 when that failed. */
+static int wait_durable(struct run *r)
+{
+    if (!r->ticket)
+        return 0;
+    struct durable_wait w = {.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER};
+    int rc = r->s->ops->durable_notify(r->s, r->ticket, durable_done, &w);
+    if (rc == 0) {
+        pthread_mutex_lock(&w.mu);
+        while (!w.done)
+            pthread_cond_wait(&w.cv, &w.mu);
+        pthread_mutex_unlock(&w.mu);
+        rc = w.ok ? 1 : -1;
+    }
+    r->ticket = 0;
+    return rc == 1 ? 0 : -1;
+}
 
 static int open_batch(struct run *r)
 {
@@ -43,6 +82,9 @@ static int close_batch(struct run *r, bool keep)
     int rc = tel_batch_end(r->b, keep, &res);
     r->b = NULL;
     if (keep && rc == 0 && r->s->ops->commit(r->s) == STORE_OK) {
+        uint64_t ticket = r->s->ops->commit_ticket(r->s);
+        if (ticket) /* a later ticket covers the earlier ones */
+            r->ticket = ticket;
         r->total.records += res.records;
         r->total.stored += res.stored;
         r->total.duplicates += res.duplicates;
@@ -145,7 +187,9 @@ int cli_ingest(int argc, char **argv)
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = 1;
-    if ((r.s = cli_open_store_sized(data, CLI_BULK_CACHE_KB)) && open_batch(&r) == 0) {
+    if ((r.s = cli_open_store_sized(data, CLI_BULK_CACHE_KB)))
+        r.s->ops->defer_durability(r.s, true);
+    if (r.s && open_batch(&r) == 0) {
         int c = fgetc(in);
         while (c == ' ' || c == '\t' || c == '\r' || c == '\n')
             c = fgetc(in);
@@ -154,6 +198,10 @@ int cli_ingest(int argc, char **argv)
         rc = c == '[' ? ingest_array(&r, in) : ingest_stream(&r, in);
         if (rc == 0)
             rc = close_batch(&r, true) == 0 ? 0 : 1;
+    }
+    if (r.s && wait_durable(&r) != 0) {
+        fprintf(stderr, "parapet: the stored records could not be made durable\n");
+        rc = 1;
     }
     if (rc == 0) {
         double secs = seconds_since(&t0);

@@ -115,7 +115,10 @@ enum { CHECKPOINT_PAGES = 10000 };
  * soak: 46 MB to 185 MB in 80 minutes; test_sqlite_wal_bound: 485 MB for 2,400 commits). Past
  * twice the interval the writer waits, briefly, for those readers to finish
  * and truncates the WAL; new readers are not held up, writes for at most
- * RESTART_WAIT_MS (and it is tried again after the next commit). */
+ * RESTART_WAIT_MS (and it is tried again after the next commit).
+ * The shared writer's connection hands its passive checkpoints to a thread
+ * of its own (writer.c, checkpointer_main): the committer then pays
+ * neither the copy nor the checkpoint's two fdatasync calls. */
 enum { RESTART_PAGES = 2 * CHECKPOINT_PAGES, RESTART_WAIT_MS = 100 };
 
 static int after_commit(void *ctx, sqlite3 *db, const char *name, int wal_pages)
@@ -127,6 +130,8 @@ static int after_commit(void *ctx, sqlite3 *db, const char *name, int wal_pages)
         sqlite3_busy_timeout(db, RESTART_WAIT_MS);
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
         sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+    } else if (wal_pages >= CHECKPOINT_PAGES && c->checkpoint_soon) {
+        c->checkpoint_soon(c->checkpoint_arg);
     } else if (wal_pages >= CHECKPOINT_PAGES) {
         sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     }

@@ -20,6 +20,11 @@ struct sqlite_conn {
     sqlite3 *db;
     struct data_version *version;
     bool accounts_changed; /* by the transaction going on (update hook; see data_version.h) */
+    /* Set by the shared writer (writer.h) on its connection: the passive
+     * checkpoints after its commits are asked of a thread of their own
+     * instead of being run by the committer (conn.c, after_commit). */
+    void (*checkpoint_soon)(void *arg);
+    void *checkpoint_arg;
     struct {
         const char *sql;
         sqlite3_stmt *st;

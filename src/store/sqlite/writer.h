@@ -66,5 +66,8 @@ int writer_notify_durable(struct sqlite_writer *w, uint64_t seq, void (*done)(vo
 void writer_set_gather(struct sqlite_writer *w, unsigned us);
 /* How many WAL syncs group commit has run (for tests and figures). */
 uint64_t writer_syncs(struct sqlite_writer *w);
+/* The checkpoints its checkpoint thread ran (passive, asked for by commits
+ * past the interval: sqlite/conn.c, after_commit), for tests. */
+uint64_t writer_checkpoints(struct sqlite_writer *w);
 
 #endif
