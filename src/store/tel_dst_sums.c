@@ -1,8 +1,9 @@
 /* tel_dst_sums.c — see tel_dst_sums.h. */
 #include "store/tel_dst_sums.h"
 
-#include <stdio.h>
 #include <string.h>
+
+#include "base/text.h"
 
 /* A minute's key holds action and policy; an hour's or day's leaves them
  * zero (action 0, policy ""). */
@@ -50,7 +51,7 @@ int tel_dst_sums_add(struct tel_dst_sums *d, int64_t site_rid, const struct tel_
         return -1;
     it.key.start = f->time - f->time % 60;
     it.key.action = (uint8_t)f->action;
-    snprintf(it.key.policy, sizeof it.key.policy, "%s", f->policy);
+    copy_text(it.key.policy, sizeof it.key.policy, f->policy);
     return tel_sums_add(&d->minutes, &it);
 }
 

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/text.h"
+
 enum { CACHE_SLOTS = 4096, PORT_SLOTS = 256, GROUP_SLOTS = 512, MAX_HITS = 16, GROUP_HITS = 32 };
 
 /* The blocks overlapping one /24 (IPv4) or /64 (IPv6): every block that holds
@@ -153,11 +155,11 @@ static int place_of_block(struct tel_attributor *a, const struct cidr *c, struct
     if (best < 0 || site < 0)
         return 0;
     memset(out, 0, sizeof *out);
-    snprintf(out->family, sizeof out->family, "%s", family_of(hits[site].kind));
-    snprintf(out->customer_id, sizeof out->customer_id, "%s", hits[site].customer_id);
+    copy_text(out->family, sizeof out->family, family_of(hits[site].kind));
+    copy_text(out->customer_id, sizeof out->customer_id, hits[site].customer_id);
     out->site_rid = hits[site].rid;
     out->holder_rid = hits[best].rid;
-    snprintf(out->holder_kind, sizeof out->holder_kind, "%s", hits[best].kind);
+    copy_text(out->holder_kind, sizeof out->holder_kind, hits[best].kind);
     *found = true;
     return 0;
 }
@@ -180,9 +182,9 @@ static int place_of_vip(struct tel_attributor *a, const struct ip_addr *ip, stru
     resource_clear(&site);
     memset(out, 0, sizeof *out);
     strcpy(out->family, "ap");
-    snprintf(out->customer_id, sizeof out->customer_id, "%s", site.customer_id);
+    copy_text(out->customer_id, sizeof out->customer_id, site.customer_id);
     out->site_rid = out->holder_rid = site.rid;
-    snprintf(out->holder_kind, sizeof out->holder_kind, "ap.site");
+    copy_text(out->holder_kind, sizeof out->holder_kind, "ap.site");
     *found = true;
     return 0;
 }
@@ -238,10 +240,10 @@ static int place_of_site_id(struct tel_attributor *a, const char *site_id, struc
         if (rc != STORE_OK)
             return -1;
         memset(out, 0, sizeof *out);
-        snprintf(out->family, sizeof out->family, "%s", family_of(kinds[i]));
-        snprintf(out->customer_id, sizeof out->customer_id, "%s", site.customer_id);
+        copy_text(out->family, sizeof out->family, family_of(kinds[i]));
+        copy_text(out->customer_id, sizeof out->customer_id, site.customer_id);
         out->site_rid = out->holder_rid = site.rid;
-        snprintf(out->holder_kind, sizeof out->holder_kind, "%s", kinds[i]);
+        copy_text(out->holder_kind, sizeof out->holder_kind, kinds[i]);
         *found = true;
         break;
     }
@@ -290,14 +292,14 @@ static int port_lookup(struct tel_attributor *a, const char *id, struct cached_p
         c->found = true;
         c->port_rid = port.rid;
         c->domain_rid = domain.rid;
-        snprintf(c->domain_id, sizeof c->domain_id, "%s", domain.id);
-        snprintf(c->domain_name, sizeof c->domain_name, "%s", domain.name);
+        copy_text(c->domain_id, sizeof c->domain_id, domain.id);
+        copy_text(c->domain_name, sizeof c->domain_name, domain.name);
         strcpy(c->place.family, "ap");
-        snprintf(c->place.customer_id, sizeof c->place.customer_id, "%s", site.customer_id);
+        copy_text(c->place.customer_id, sizeof c->place.customer_id, site.customer_id);
         c->place.site_rid = c->place.holder_rid = site.rid;
-        snprintf(c->place.holder_kind, sizeof c->place.holder_kind, "ap.site");
+        copy_text(c->place.holder_kind, sizeof c->place.holder_kind, "ap.site");
     }
-    snprintf(c->id, sizeof c->id, "%s", id);
+    copy_text(c->id, sizeof c->id, id);
     c->used = true;
     return 0;
 }
@@ -319,9 +321,9 @@ static int attribute_waf(struct tel_attributor *a, struct tel_record *rec, struc
     rec->place = c->place;
     w->domain_rid = c->domain_rid;
     w->port_rid = c->port_rid;
-    snprintf(w->domain_port_id, sizeof w->domain_port_id, "%s", c->id);
-    snprintf(w->domain_name, sizeof w->domain_name, "%s", c->domain_name);
-    snprintf(loc->domain_id, sizeof loc->domain_id, "%s", c->domain_id);
+    copy_text(w->domain_port_id, sizeof w->domain_port_id, c->id);
+    copy_text(w->domain_name, sizeof w->domain_name, c->domain_name);
+    copy_text(loc->domain_id, sizeof loc->domain_id, c->domain_id);
     if (loc->waf_entry) {
         json_object_set_new(loc->waf_entry, "domain", json_string(c->domain_name));
         json_object_set_new(loc->waf_entry, "domain_id", json_string(c->domain_id));
@@ -342,7 +344,7 @@ static int event_vip(struct tel_attributor *a, struct tel_ddos_event *e, int64_t
     const char *name = json_string_value(json_object_get(json_array_get(rows, 0), "name"));
     struct cidr c;
     if (name && cidr_parse(name, CIDR_ALLOW_BARE, &c) == 0) {
-        snprintf(e->site_ip, sizeof e->site_ip, "%s", name);
+        copy_text(e->site_ip, sizeof e->site_ip, name);
         tel_block_keys(&c, e->ip_lo, e->ip_hi);
     }
     json_decref(rows);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/crypto.h"
+#include "base/text.h"
 #include "store/sqlite/db.h"
 #include "store/tel_cells.h"
 #include "store/tel_dst_sums.h"
@@ -107,13 +108,6 @@ static struct tel_pending *pending(struct store *s)
         tel_dst_sums_init(&d->tel_pending->dst);
     }
     return d->tel_pending;
-}
-
-static void copy_text(char *dst, size_t size, const char *src)
-{
-    size_t n = strnlen(src, size - 1);
-    memcpy(dst, src, n);
-    dst[n] = '\0';
 }
 
 /* The text tel_flow_hours keeps for a key of add_sums. */
