@@ -134,20 +134,26 @@ TEST(slow_passes_are_spaced_further)
     CHECK_INT(deployer_start(&c, &cfg), 0);
     CHECK_INT(wait_for(&passes_slow, 1), 1); /* the pass at start: 500 ms */
     /* 4 s of wake-ups: a pass 2 s (4 x 500 ms) after the first, then one
-     * after the last; one a second would make 3 or 4 */
+     * after the last; one a second would make 3 or 4. On a loaded machine
+     * the 800 sleeps take longer: one more pass allowed per 2 s beyond 4. */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     for (int i = 0; i < 800; i++) {
         atomic_fetch_add(&woken_slow, 1);
         deployers_wake_path("/api/spe/customer/00000000000000c1/cp/site");
         sleep_ms(5);
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    int most = secs <= 4.5 ? 2 : (int)(secs / 2.0 + 0.999);
     for (int i = 0; i < 1000 && atomic_load(&seen_slow) < 800; i++)
         sleep_ms(10);
     CHECK_INT(atomic_load(&seen_slow), 800);
     sleep_ms(700); /* that pass ends */
     int burst = atomic_load(&passes_slow) - 1;
-    CHECK(burst >= 1 && burst <= 2);
-    if (burst < 1 || burst > 2)
-        fprintf(stderr, "  %d slow passes for 800 wake-ups over 4 s\n", burst);
+    CHECK(burst >= 1 && burst <= most);
+    if (burst < 1 || burst > most)
+        fprintf(stderr, "  %d slow passes for 800 wake-ups over %.1f s\n", burst, secs);
     deployer_stop(&c);
     scratch_close(db, dir);
 }
