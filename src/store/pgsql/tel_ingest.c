@@ -97,7 +97,8 @@ static const char flows_sql[] =
     "packets, src_as, country, app, action, policy) SELECT * FROM unnest($1::bigint[], $2::bigint[], "
     "$3::bigint[], $4::bigint[], $5::text[], $6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], "
     "$11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[]) "
-    "ON CONFLICT DO NOTHING RETURNING site_rid, ts, fid";
+    "AS u(site_rid, ts, fid) WHERE NOT EXISTS (SELECT FROM tel_flows f WHERE f.site_rid = u.site_rid "
+    "AND f.ts = u.ts AND f.fid = u.fid) RETURNING site_rid, ts, fid";
 
 /* The slice's distinct keys: open addressing over slice indexes + 1. */
 enum { SLICE_SLOTS = 2 * FLOW_SLICE };
