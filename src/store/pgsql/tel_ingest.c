@@ -24,87 +24,96 @@
 
 enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
 
-/* ---- array parameters in binary (array_recv's format) ----
- * The raw flows' columns go as binary arrays: no array text to parse nor
- * bytea hex to decode on the server's side. One dimension, no NULLs. */
-enum { OID_BYTEA = 17, OID_INT8 = 20, OID_TEXT = 25, BIN_HEAD = 20 };
-
-struct bin_array {
-    struct pg_array a; /* its bytes (pg_array's buffer; not NUL-terminated text here) */
-    uint32_t oid;
-    int32_t n;
-};
+/* ---- PostgreSQL's binary formats ----
+ * A field (of a binary array or of a row of COPY's binary format) is its
+ * length as a big-endian int32 and its bytes; int8 is 8 big-endian bytes,
+ * text and bytea their bytes. Nothing to parse nor hex to decode on the
+ * server's side. */
+enum { OID_INT8 = 20, ARRAY_HEAD = 20, COPY_HEAD = 19 };
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
 }
 
-/* One element of len bytes (its length word first). */
-static void bin_put(struct bin_array *b, const void *v, size_t len)
+static void wire_field(struct pg_array *w, const void *v, size_t len)
 {
     uint8_t word[4];
-    if (!b->a.len) { /* the header, its element count filled in by bin_end */
-        uint8_t head[BIN_HEAD] = {0};
-        arr_put(&b->a, (const char *)head, BIN_HEAD);
-    }
     put_be32(word, (uint32_t)len);
-    arr_put(&b->a, (const char *)word, 4);
-    arr_put(&b->a, v, len);
-    b->n++;
+    arr_put(w, (const char *)word, 4);
+    arr_put(w, v, len);
 }
 
-static void bin_int(struct bin_array *b, int64_t v)
+static void wire_int(struct pg_array *w, int64_t v)
 {
     uint8_t be[8];
     put_be32(be, (uint32_t)((uint64_t)v >> 32));
     put_be32(be + 4, (uint32_t)v);
-    bin_put(b, be, 8);
+    wire_field(w, be, 8);
 }
 
-static void bin_text(struct bin_array *b, const char *v)
+static void wire_text(struct pg_array *w, const char *v)
 {
-    bin_put(b, v, strlen(v));
+    wire_field(w, v, strlen(v));
 }
 
-/* The array's bytes as a parameter (an empty array when it has none). */
+/* A one-dimensional int8[] without NULLs (array_recv's format): its header
+ * is reserved by the first element and filled by bin_end. */
+struct bin_array {
+    struct pg_array w;
+    int32_t n;
+};
+
+static void bin_int(struct bin_array *b, int64_t v)
+{
+    if (!b->w.len) {
+        static const char head[ARRAY_HEAD];
+        arr_put(&b->w, head, ARRAY_HEAD);
+    }
+    wire_int(&b->w, v);
+    b->n++;
+}
+
+/* The array as a binary parameter of p; false when memory ran out. */
 static bool bin_end(struct bin_array *b, struct pg_params *p)
 {
-    static const uint8_t empty[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-    if (b->a.failed)
+    static const uint8_t empty[12]; /* ndim 0: the element type is not read */
+    if (b->w.failed)
         return false;
     if (!b->n) {
-        pp_bytes(p, empty, 12); /* ndim 0 (the element type is then not read) */
+        pp_bytes(p, empty, sizeof empty);
         return true;
     }
-    uint8_t *h = (uint8_t *)b->a.p;
-    put_be32(h, 1);          /* ndim */
-    put_be32(h + 4, 0);      /* no NULLs */
-    put_be32(h + 8, b->oid); /* element type */
+    uint8_t *h = (uint8_t *)b->w.p;
+    put_be32(h, 1);        /* ndim */
+    put_be32(h + 4, 0);    /* no NULLs */
+    put_be32(h + 8, OID_INT8);
     put_be32(h + 12, (uint32_t)b->n);
-    put_be32(h + 16, 1); /* lower bound */
-    pp_bytes(p, b->a.p, (int)b->a.len);
+    put_be32(h + 16, 1);   /* lower bound */
+    pp_bytes(p, b->w.p, (int)b->w.len);
     return true;
 }
 
 /* ---- the raw flows of a slice ---- */
 
-/* Only inserts (the first of equal keys wins: a slice holds distinct keys,
- * earlier slices went first) and answers the keys of the rows that were new,
- * whose flows are then summed in C into the roll-ups (flush_pending). */
-static const char flows_sql[] =
-    "INSERT INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, "
-    "packets, src_as, country, app, action, policy) SELECT * FROM unnest($1::bigint[], $2::bigint[], "
-    "$3::bigint[], $4::bigint[], $5::text[], $6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], "
-    "$11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[]) "
-    "AS u(site_rid, ts, fid) WHERE NOT EXISTS (SELECT FROM tel_flows f WHERE f.site_rid = u.site_rid "
-    "AND f.ts = u.ts AND f.fid = u.fid) RETURNING site_rid, ts, fid";
+/* Which keys of the slice are stored already: the answer's ordinals (from
+ * 1). The others go in with COPY (write transactions hold the write lock:
+ * no other can store them in between; and the primary key still refuses a
+ * duplicate, which would abort the transaction rather than count twice). */
+static const char stored_sql[] =
+    "SELECT u.ord FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS u(site_rid, ts, fid, ord) "
+    "WHERE EXISTS (SELECT FROM tel_flows f WHERE f.site_rid = u.site_rid AND f.ts = u.ts AND f.fid = u.fid)";
+
+static const char copy_sql[] =
+    "COPY tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, "
+    "src_as, country, app, action, policy) FROM STDIN (FORMAT binary)";
 
 /* The slice's distinct keys: open addressing over slice indexes + 1. */
 enum { SLICE_SLOTS = 2 * FLOW_SLICE };
 
 struct flow_slice {
     const struct tel_record *r[FLOW_SLICE];
+    bool stored[FLOW_SLICE]; /* already in tel_flows */
     size_t n;
     uint32_t slots[SLICE_SLOTS];
 };
@@ -116,50 +125,95 @@ static size_t key_slot(int64_t site_rid, int64_t ts, uint64_t fid)
     return (size_t)(h * 0x94d049bb133111ebu >> 40) % SLICE_SLOTS;
 }
 
-/* The slot of the key, or the empty one where it would go. */
-static size_t slice_find(const struct flow_slice *sl, int64_t site_rid, int64_t ts, uint64_t fid)
-{
-    size_t h = key_slot(site_rid, ts, fid);
-    for (; sl->slots[h]; h = (h + 1) % SLICE_SLOTS) {
-        const struct tel_record *r = sl->r[sl->slots[h] - 1];
-        if (r->place.site_rid == site_rid && r->u.flow.time == ts && r->u.flow.fid == fid)
-            break;
-    }
-    return h;
-}
-
 /* Adds r unless its key is in the slice already (a duplicate in the
  * batch: the first is the one stored). */
-static bool slice_add_flow(struct flow_slice *sl, const struct tel_record *r)
-{
-    size_t h = slice_find(sl, r->place.site_rid, r->u.flow.time, r->u.flow.fid);
-    if (sl->slots[h])
-        return false;
-    sl->r[sl->n] = r;
-    sl->slots[h] = (uint32_t)++sl->n;
-    return true;
-}
-
-static void put_flow(struct bin_array *col, const struct tel_record *r)
+static void slice_add_flow(struct flow_slice *sl, const struct tel_record *r)
 {
     const struct tel_flow *f = &r->u.flow;
-    bin_int(&col[0], r->place.site_rid);
-    bin_int(&col[1], f->time);
-    bin_int(&col[2], (int64_t)f->fid);
-    bin_int(&col[3], r->place.holder_rid);
-    bin_text(&col[4], f->router);
-    bin_put(&col[5], f->src, TEL_ADDR_KEY);
-    bin_put(&col[6], f->dst, TEL_ADDR_KEY);
-    bin_int(&col[7], f->src_port);
-    bin_int(&col[8], f->dst_port);
-    bin_int(&col[9], f->protocol);
-    bin_int(&col[10], f->bytes);
-    bin_int(&col[11], f->packets);
-    bin_int(&col[12], f->src_as);
-    bin_text(&col[13], f->country);
-    bin_text(&col[14], f->app);
-    bin_int(&col[15], f->action);
-    bin_text(&col[16], f->policy);
+    size_t h = key_slot(r->place.site_rid, f->time, f->fid);
+    for (; sl->slots[h]; h = (h + 1) % SLICE_SLOTS) {
+        const struct tel_record *q = sl->r[sl->slots[h] - 1];
+        if (q->place.site_rid == r->place.site_rid && q->u.flow.time == f->time && q->u.flow.fid == f->fid)
+            return;
+    }
+    sl->stored[sl->n] = false;
+    sl->r[sl->n] = r;
+    sl->slots[h] = (uint32_t)++sl->n;
+}
+
+/* One row of COPY's binary format. */
+static void put_flow(struct pg_array *w, const struct tel_record *r)
+{
+    const struct tel_flow *f = &r->u.flow;
+    static const char fields[2] = {0, FLOW_COLS};
+    arr_put(w, fields, 2);
+    wire_int(w, r->place.site_rid);
+    wire_int(w, f->time);
+    wire_int(w, (int64_t)f->fid);
+    wire_int(w, r->place.holder_rid);
+    wire_text(w, f->router);
+    wire_field(w, f->src, TEL_ADDR_KEY);
+    wire_field(w, f->dst, TEL_ADDR_KEY);
+    wire_int(w, f->src_port);
+    wire_int(w, f->dst_port);
+    wire_int(w, f->protocol);
+    wire_int(w, f->bytes);
+    wire_int(w, f->packets);
+    wire_int(w, f->src_as);
+    wire_text(w, f->country);
+    wire_text(w, f->app);
+    wire_int(w, f->action);
+    wire_text(w, f->policy);
+}
+
+/* Marks the slice's keys that tel_flows holds already. */
+static int mark_stored(struct store *s, struct flow_slice *sl)
+{
+    struct bin_array key[3] = {0};
+    for (size_t i = 0; i < sl->n; i++) {
+        bin_int(&key[0], sl->r[i]->place.site_rid);
+        bin_int(&key[1], sl->r[i]->u.flow.time);
+        bin_int(&key[2], (int64_t)sl->r[i]->u.flow.fid);
+    }
+    struct pg_params p = {0};
+    int rc = STORE_OK;
+    for (int c = 0; c < 3; c++)
+        if (!bin_end(&key[c], &p))
+            rc = STORE_ERROR;
+    PGresult *res = rc == STORE_OK ? pg_query(s, stored_sql, &p, &rc) : NULL;
+    for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
+        int64_t ord = pg_int(res, k, 0);
+        if (ord < 1 || ord > (int64_t)sl->n)
+            rc = STORE_ERROR;
+        else
+            sl->stored[ord - 1] = true;
+    }
+    PQclear(res);
+    for (int c = 0; c < 3; c++)
+        free(key[c].w.p);
+    return rc;
+}
+
+/* Sends rows (COPY's binary format, header and trailer included) to
+ * tel_flows; STORE_OK when all `expected` went in. */
+static int copy_rows(struct store *s, const struct pg_array *rows, long expected)
+{
+    PGconn *c = PG(s)->conn;
+    PGresult *res = PQexec(c, copy_sql);
+    bool copying = PQresultStatus(res) == PGRES_COPY_IN;
+    int rc = copying && !rows->failed && PQputCopyData(c, rows->p, (int)rows->len) == 1 ? STORE_OK : STORE_ERROR;
+    if (copying && PQputCopyEnd(c, rc == STORE_OK ? NULL : "out of memory") != 1)
+        rc = STORE_ERROR;
+    for (; res; res = copying ? PQgetResult(c) : NULL) { /* until libpq has no more results */
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_FATAL_ERROR || (st == PGRES_COMMAND_OK && atol(PQcmdTuples(res)) != expected)) {
+            fprintf(stderr, "parapet: postgresql: COPY tel_flows: %s", st == PGRES_FATAL_ERROR
+                    ? PQresultErrorMessage(res) : "not every row went in\n");
+            rc = STORE_ERROR;
+        }
+        PQclear(res);
+    }
+    return rc;
 }
 
 /* ---- what new flows add, kept for the write transaction ---- */
@@ -195,33 +249,30 @@ static int pending_add(struct flow_pending *p, const struct tel_record *r)
                : -1;
 }
 
-/* Inserts the slice's rows; the new ones are added to p. */
+/* Stores the slice's new rows (the first of a key in the batch); their
+ * flows are added to p. */
 static int insert_slice(struct store *s, struct flow_slice *sl, struct flow_pending *p, long *stored)
 {
-    struct bin_array col[FLOW_COLS];
-    static const uint32_t oids[FLOW_COLS] = {OID_INT8, OID_INT8, OID_INT8, OID_INT8, OID_TEXT, OID_BYTEA,
-                                             OID_BYTEA, OID_INT8, OID_INT8, OID_INT8, OID_INT8, OID_INT8,
-                                             OID_INT8, OID_TEXT, OID_TEXT, OID_INT8, OID_TEXT};
-    for (int c = 0; c < FLOW_COLS; c++)
-        col[c] = (struct bin_array){.oid = oids[c]};
-    for (size_t i = 0; i < sl->n; i++)
-        put_flow(col, sl->r[i]);
-    struct pg_params params = {0};
-    int rc = STORE_OK;
-    for (int c = 0; c < FLOW_COLS && rc == STORE_OK; c++)
-        if (!bin_end(&col[c], &params))
-            rc = STORE_ERROR;
-    PGresult *res = rc == STORE_OK ? pg_query(s, flows_sql, &params, &rc) : NULL;
-    for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
-        size_t h = slice_find(sl, pg_int(res, k, 0), pg_int(res, k, 1), (uint64_t)pg_int(res, k, 2));
-        if (!sl->slots[h] || pending_add(p, sl->r[sl->slots[h] - 1]) != 0)
+    static const char head[COPY_HEAD] = "PGCOPY\n\377\r\n"; /* then flags and extension length: zero */
+    static const char trailer[2] = {'\377', '\377'};
+    int rc = mark_stored(s, sl);
+    struct pg_array rows = {0};
+    long fresh = 0;
+    arr_put(&rows, head, COPY_HEAD);
+    for (size_t i = 0; i < sl->n && rc == STORE_OK; i++) {
+        if (sl->stored[i])
+            continue;
+        put_flow(&rows, sl->r[i]);
+        fresh++;
+        if (pending_add(p, sl->r[i]) != 0)
             rc = STORE_ERROR;
     }
-    if (res && rc == STORE_OK)
-        *stored += PQntuples(res);
-    PQclear(res);
-    for (int c = 0; c < FLOW_COLS; c++)
-        free(col[c].a.p);
+    arr_put(&rows, trailer, 2);
+    if (rc == STORE_OK && fresh)
+        rc = copy_rows(s, &rows, fresh);
+    if (rc == STORE_OK)
+        *stored += fresh;
+    free(rows.p);
     return rc;
 }
 
