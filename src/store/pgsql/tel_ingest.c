@@ -1,12 +1,11 @@
 /* pgsql/tel_ingest.c — telemetry writes on PostgreSQL (store_ops.tel_ingest).
  * The semantics are sqlite/tel_ingest.c's; the shape is PostgreSQL's:
- * - flows go in slices, one statement a slice: the slice's columns as
- *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
- *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
- *   and the new ones summed into the roll-ups in the same statement (a
- *   site hour's minutes as one vector, pg/011); the statement answers the
- *   new ones, whose destinations are summed here and merged into the rows
- *   of cells of their minute, hour and day (pg/013, tel_dst_sums.h);
+ * - flows go in slices of distinct keys (the first of a key in the batch
+ *   is the one stored, as with INSERT OR IGNORE in record order): one query
+ *   for the keys stored already, the others sent with COPY (binary); the
+ *   new flows are summed in C into every roll-up (store/tel_sums.h,
+ *   store/tel_dst_sums.h) until the batch's end, and each key is written
+ *   once then (array upserts; the destination cells merged in C, pg/013);
  * - bandwidth samples go in slices of distinct keys, one upsert a slice;
  * - events and flow-downs are one upsert each, whose affected rows say
  *   whether the record changed anything;
@@ -561,7 +560,7 @@ static int end_batch(struct store *s)
     return STORE_OK;
 }
 
-/* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
+/* Stores the flows among recs[0..n) (a key query and a COPY per FLOW_SLICE
  * distinct keys); *flows counts them, *stored the new ones. */
 static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
 {
