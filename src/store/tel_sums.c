@@ -2,7 +2,10 @@
 #include "store/tel_sums.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "base/text.h"
 
 void tel_sums_init(struct tel_sums *m, size_t item_size, size_t key_size)
 {
@@ -152,4 +155,116 @@ void tel_sums_free(struct tel_sums *m)
     free(m->slots);
     free(m->order);
     tel_sums_init(m, m->item_size, m->key_size);
+}
+
+/* ---- the flow roll-ups ---- */
+
+void tel_flow_rollups_init(struct tel_flow_rollups *r)
+{
+    tel_sums_init(&r->site_minutes, sizeof(struct tel_minute_item), sizeof(struct tel_minute_key));
+    tel_sums_init(&r->hours, sizeof(struct tel_hour_item), sizeof(struct tel_hour_key));
+    tel_sums_init(&r->days, sizeof(struct tel_hour_item), sizeof(struct tel_hour_key));
+}
+
+/* Its minute, and its hour by each dimension but the destination (unless a
+ * counter: store/telemetry.h); the days are summed from the hours later. */
+int tel_flow_rollups_add(struct tel_flow_rollups *r, int64_t site_rid, const struct tel_flow *f)
+{
+    struct tel_counts c = {f->bytes, f->packets, 1};
+    struct tel_minute_item m;
+    memset(&m, 0, sizeof m);
+    m.key.site_rid = site_rid;
+    m.key.minute = f->time - f->time % 60;
+    m.key.action = (uint8_t)f->action;
+    copy_text(m.key.policy, sizeof m.key.policy, f->policy);
+    m.c = c;
+    if (tel_sums_add(&r->site_minutes, &m) != 0)
+        return -1;
+    if (tel_flow_is_counter(f))
+        return 0;
+    for (int d = TEL_ROLL_APP; d <= TEL_ROLL_PROTOCOL; d++) {
+        if (d == TEL_ROLL_DST)
+            continue;
+        struct tel_hour_item h;
+        memset(&h, 0, sizeof h);
+        h.key.site_rid = site_rid;
+        h.key.dim = d;
+        h.key.hour = f->time - f->time % 3600;
+        h.c = c;
+        int64_t number = d == TEL_ROLL_AS ? f->src_as : f->protocol;
+        switch (d) {
+        case TEL_ROLL_APP: copy_text(h.key.key, sizeof f->app, f->app); break; /* (the key is the larger) */
+        case TEL_ROLL_COUNTRY: copy_text(h.key.key, sizeof f->country, f->country); break;
+        default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
+        }
+        if (tel_sums_add(&r->hours, &h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int tel_flow_rollups_days(struct tel_flow_rollups *r)
+{
+    for (size_t i = 0; i < r->hours.n; i++) {
+        struct tel_hour_item h = *(const struct tel_hour_item *)tel_sums_item(&r->hours, i);
+        h.key.hour -= h.key.hour % 86400; /* the day's start */
+        if (tel_sums_add(&r->days, &h) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int tel_cmp_site_hour(const void *pa, const void *pb)
+{
+    const struct tel_minute_key *a = pa, *b = pb;
+    int64_t ha = a->minute - a->minute % 3600, hb = b->minute - b->minute % 3600;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (ha != hb)
+        return ha < hb ? -1 : 1;
+    if (a->action != b->action)
+        return a->action - b->action;
+    int c = strcmp(a->policy, b->policy);
+    if (c)
+        return c;
+    return a->minute < b->minute ? -1 : a->minute > b->minute;
+}
+
+int tel_cmp_hour(const void *pa, const void *pb)
+{
+    const struct tel_hour_key *a = pa, *b = pb;
+    if (a->site_rid != b->site_rid)
+        return a->site_rid < b->site_rid ? -1 : 1;
+    if (a->dim != b->dim)
+        return a->dim - b->dim;
+    if (a->hour != b->hour)
+        return a->hour < b->hour ? -1 : 1;
+    return memcmp(a->key, b->key, sizeof a->key);
+}
+
+void tel_hour_key_text(const struct tel_hour_key *k, char out[NET_TEXT_MAX])
+{
+    int64_t v;
+    switch (k->dim) {
+    case TEL_ROLL_AS:
+    case TEL_ROLL_PROTOCOL:
+        memcpy(&v, k->key, sizeof v);
+        snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
+        break;
+    default: copy_text(out, sizeof k->key, k->key);
+    }
+}
+
+void tel_flow_rollups_clear(struct tel_flow_rollups *r)
+{
+    tel_sums_clear(&r->site_minutes);
+    tel_sums_clear(&r->hours);
+    tel_sums_clear(&r->days);
+}
+
+void tel_flow_rollups_free(struct tel_flow_rollups *r)
+{
+    tel_sums_free(&r->site_minutes);
+    tel_sums_free(&r->hours);
+    tel_sums_free(&r->days);
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/telemetry.h"
+
 struct tel_counts {
     int64_t bytes, packets, flows;
 };
@@ -43,5 +45,52 @@ struct tel_counts *tel_sums_counts(const struct tel_sums *m, size_t i);
 /* Empties the map (keeping its memory), and frees it. */
 void tel_sums_clear(struct tel_sums *m);
 void tel_sums_free(struct tel_sums *m);
+
+/* ---- the flow roll-ups but those by destination (tel_dst_sums.h) ----
+ * What new flows add to tel_site_hours (a site's minutes by action and
+ * policy) and to tel_flow_hours and tel_flow_days (by application, source
+ * AS, country and protocol, counters left out), summed per key for a write
+ * transaction and written once per key. */
+enum { TEL_ROLL_APP = 1, TEL_ROLL_AS = 2, TEL_ROLL_COUNTRY = 3, TEL_ROLL_DST = 4, TEL_ROLL_PROTOCOL = 5 };
+
+struct tel_minute_item {
+    struct tel_minute_key {
+        int64_t site_rid, minute;
+        uint8_t action;
+        char policy[33];
+    } key;
+    struct tel_counts c;
+};
+
+/* The key of a dimension as the flow holds it (text for the application and
+ * the country; int64 bytes for the AS and the protocol): made text
+ * (tel_hour_key_text) once per row written, not per flow. */
+struct tel_hour_item {
+    struct tel_hour_key {
+        int64_t site_rid, hour; /* a day's start in tel_flow_days */
+        int32_t dim;
+        char key[40]; /* an application (at most 32) or a country, or an int64 */
+    } key;
+    struct tel_counts c;
+};
+
+struct tel_flow_rollups {
+    struct tel_sums site_minutes, hours, days; /* days: filled from the hours by tel_flow_rollups_days */
+};
+
+void tel_flow_rollups_init(struct tel_flow_rollups *r);
+/* Adds one new flow of a site. 0, or -1 out of memory. */
+int tel_flow_rollups_add(struct tel_flow_rollups *r, int64_t site_rid, const struct tel_flow *f);
+/* Sums the hours into the days (once, before writing). 0, or -1. */
+int tel_flow_rollups_days(struct tel_flow_rollups *r);
+/* Orders for tel_sums_sort: site minutes by site, hour, action, policy,
+ * then minute (a row of tel_site_hours in a run); hours or days by site,
+ * dim, start, key. */
+int tel_cmp_site_hour(const void *a, const void *b);
+int tel_cmp_hour(const void *a, const void *b);
+/* The text tel_flow_hours and tel_flow_days keep for a key. */
+void tel_hour_key_text(const struct tel_hour_key *k, char out[NET_TEXT_MAX]);
+void tel_flow_rollups_clear(struct tel_flow_rollups *r);
+void tel_flow_rollups_free(struct tel_flow_rollups *r);
 
 #endif

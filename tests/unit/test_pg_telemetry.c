@@ -670,6 +670,126 @@ TEST(waf_grouping_as_sqlite)
     close_side(&d[1]);
 }
 
+/* ---- flows: duplicates, counters, a failed batch ---- */
+
+/* Appends flow `id` at `time` from `src` (policy_type `policy`, "" none) to
+ * buf (at *n, buf holding cap). */
+static void flow_line(char *buf, size_t cap, size_t *n, const char *id, int64_t time, const char *src, int bytes,
+                      const char *policy, const char *app)
+{
+    *n += (size_t)snprintf(buf + *n, cap - *n,
+                           "{\"kind\":\"flow\",\"flow_id\":\"%s\",\"time\":%lld,\"router\":\"r1\",\"src_ip\":\"%s\","
+                           "\"dst_ip\":\"10.0.0.%d\",\"bytes\":%d,\"packets\":%d,\"protocol\":%d,\"src_as\":%d,"
+                           "\"action\":\"%s\",\"app\":\"%s\"%s%s%s}\n",
+                           id, (long long)time, src, bytes % 5 + 1, bytes, bytes % 7 + 1, bytes % 2 ? 6 : 17,
+                           64500 + bytes % 3, bytes % 3 ? "pass" : "drop", app, policy[0] ? ",\"policy_type\":\"" : "",
+                           policy, policy[0] ? "\"" : "");
+}
+
+/* A batch of `count` flows f<from>.. (counters every fourth: verdicts
+ * from 0.0.0.0; observations from 0.0.0.0 every 25th, not counters), each
+ * key once, over two hours and two days. */
+static char *keyed_flows(int from, int count, int bytes_shift)
+{
+    size_t cap = 400 * (size_t)count + 1, n = 0;
+    char *buf = malloc(cap), id[32];
+    buf[0] = '\0';
+    for (int i = from; i < from + count; i++) {
+        snprintf(id, sizeof id, "f%d", i);
+        bool counter = i % 4 == 0, observed = i % 25 == 0;
+        flow_line(buf, cap, &n, id, T0 + (i % 9) * 60 + (i % 2) * 3600 + (i % 3 == 0) * 86400,
+                  counter || observed ? "0.0.0.0" : "198.51.100.7", 100 + i + bytes_shift,
+                  observed ? "observed" : counter ? "acl" : "", i % 2 ? "web" : "dns");
+    }
+    return buf;
+}
+
+/* The flow tables of both sides hold the same rows (the raw flows as
+ * stored: the first of a key) and roll-ups. */
+static void compare_flow_tables(struct side *d, const char *when)
+{
+    static const char *const queries[] = {
+        "SELECT site_rid, ts, fid, bytes, packets, src_as, app, policy, action FROM tel_flows ORDER BY 1, 2, 3",
+        "SELECT site_rid, dim, hour, key, bytes, packets, flows FROM tel_flow_hours ORDER BY 1, 2, 3, 4",
+        "SELECT site_rid, dim, day, key, bytes, packets, flows FROM tel_flow_days ORDER BY 1, 2, 3, 4",
+        "SELECT site_rid, hour, action, policy, flows, length(mins) FROM tel_site_hours ORDER BY 1, 2, 3, 4",
+        "SELECT site_rid, minute, length(cells) FROM tel_dst_minutes ORDER BY 1, 2",
+        "SELECT site_rid, hour, length(cells) FROM tel_dst_hours ORDER BY 1, 2",
+    };
+    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
+        char *a = rows_text(&d[0], queries[q]), *b = rows_text(&d[1], queries[q]);
+        if (strcmp(a, b) != 0) {
+            fprintf(stderr, "  %s: query %zu differs:\n--- sqlite\n%.3000s--- pgsql\n%.3000s", when, q, a, b);
+            unit_failed_checks++;
+        }
+        CHECK(a[0] != '\0');
+        free(a);
+        free(b);
+    }
+}
+
+/* A batch that fails after its first chunk was stored (a bad record after
+ * 2048 flows): rolled back, nothing of it is kept. */
+static void failed_batch(struct side *d, const char *ndjson)
+{
+    char msg[TEL_MSG_BUF];
+    for (int i = 0; i < 2; i++) {
+        struct tel_ingest_result res = {0};
+        struct store *s = d[i].s;
+        CHECK(s->ops->begin(s, true) == STORE_OK);
+        CHECK(telemetry_ingest(s, ndjson, strlen(ndjson), TEL_NDJSON, NOW, &res, msg, sizeof msg) != 0);
+        CHECK(s->ops->rollback(s) == STORE_OK);
+    }
+}
+
+/* Duplicates within a batch (the first stored wins, in one chunk and across
+ * chunks) and across batches (re-sent with other values: they count
+ * nowhere), counters kept out of the hourly breakdowns, and a failed batch
+ * whose sums are not written by the next: both stores alike. */
+TEST(flow_duplicates_as_sqlite)
+{
+    struct side d[2];
+    if (!open_side(&d[0], false, NULL) || !open_side(&d[1], true, "dups")) {
+        CHECK(!"the stores open");
+        close_side(&d[0]);
+        close_side(&d[1]);
+        return;
+    }
+    /* one batch: 3000 keys (two chunks), then 1000 of them again with other
+     * values and apps, the repeats of f5 within the first chunk */
+    char *first = keyed_flows(0, 3000, 0), *again = keyed_flows(0, 1000, 50);
+    size_t cap = strlen(first) + strlen(again) + 1024, n = strlen(first);
+    char *batch = malloc(cap);
+    memcpy(batch, first, n + 1);
+    flow_line(batch, cap, &n, "f5", T0 + 5 * 60 + 3600, "198.51.100.7", 77777, "", "other");
+    memcpy(batch + n, again, strlen(again) + 1);
+    ingest_both(d, batch, 3000, 1001);
+    compare_flow_tables(d, "one batch");
+    /* re-sent in another batch with new ones: only those count */
+    free(again);
+    again = keyed_flows(2500, 1000, 9);
+    ingest_both(d, again, 500, 500);
+    compare_flow_tables(d, "re-sent");
+    /* a failed batch of new keys, then some of them again in a good one */
+    char *failing = keyed_flows(5000, 2100, 3);
+    size_t fn = strlen(failing);
+    failing = realloc(failing, fn + 64);
+    snprintf(failing + fn, 64, "{\"kind\":\"flow\",\"flow_id\":\"bad\"}\n");
+    failed_batch(d, failing);
+    compare_flow_tables(d, "rolled back");
+    char *later = keyed_flows(6000, 200, 0);
+    ingest_both(d, later, 200, 0);
+    compare_flow_tables(d, "after the rollback");
+    compare_flows(d);
+    free(first);
+    free(again);
+    free(batch);
+    free(failing);
+    free(later);
+    close_side(&d[0]);
+    close_side(&d[1]);
+}
+
 /* The number of monthly partitions of tel_flows (pg/010), or -1. */
 static long flow_months(const char *db)
 {
@@ -742,5 +862,6 @@ TEST(blocks_overlap_as_brute_force)
     close_side(&d);
 }
 
-UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(waf_grouping_as_sqlite), UNIT_CASE(months_are_partitions),
+UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(waf_grouping_as_sqlite), UNIT_CASE(flow_duplicates_as_sqlite),
+          UNIT_CASE(months_are_partitions),
           UNIT_CASE(blocks_overlap_as_brute_force))

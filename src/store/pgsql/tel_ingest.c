@@ -1,12 +1,11 @@
 /* pgsql/tel_ingest.c — telemetry writes on PostgreSQL (store_ops.tel_ingest).
  * The semantics are sqlite/tel_ingest.c's; the shape is PostgreSQL's:
- * - flows go in slices, one statement a slice: the slice's columns as
- *   arrays (unnest), inserted in record order with ON CONFLICT DO NOTHING
- *   (a re-sent or repeated flow is a duplicate, as with INSERT OR IGNORE),
- *   and the new ones summed into the roll-ups in the same statement (a
- *   site hour's minutes as one vector, pg/011); the statement answers the
- *   new ones, whose destinations are summed here and merged into the rows
- *   of cells of their minute, hour and day (pg/013, tel_dst_sums.h);
+ * - flows go in slices of distinct keys (the first of a key in the batch
+ *   is the one stored, as with INSERT OR IGNORE in record order): one query
+ *   for the keys stored already, the others sent with COPY (binary); the
+ *   new flows are summed in C into every roll-up (store/tel_sums.h,
+ *   store/tel_dst_sums.h) until the batch's end, and each key is written
+ *   once then (array upserts; the destination cells merged in C, pg/013);
  * - bandwidth samples go in slices of distinct keys, one upsert a slice;
  * - events and flow-downs are one upsert each, whose affected rows say
  *   whether the record changed anything;
@@ -19,49 +18,351 @@
 #include "store/pgsql/db.h"
 #include "store/pgsql/pg_array.h"
 #include "store/tel_dst_sums.h"
+#include "store/tel_sums.h"
+#include "store/tel_vector.h"
 
 enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
 
-/* ---- flows and their roll-ups ---- */
+/* ---- PostgreSQL's binary formats ----
+ * A field (of a binary array or of a row of COPY's binary format) is its
+ * length as a big-endian int32 and its bytes; int8 is 8 big-endian bytes,
+ * text and bytea their bytes. Nothing to parse nor hex to decode on the
+ * server's side. */
+enum { OID_INT8 = 20, ARRAY_HEAD = 20, COPY_HEAD = 19 };
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+static void wire_field(struct pg_array *w, const void *v, size_t len)
+{
+    uint8_t word[4];
+    put_be32(word, (uint32_t)len);
+    arr_put(w, (const char *)word, 4);
+    arr_put(w, v, len);
+}
+
+static void wire_int(struct pg_array *w, int64_t v)
+{
+    uint8_t be[8];
+    put_be32(be, (uint32_t)((uint64_t)v >> 32));
+    put_be32(be + 4, (uint32_t)v);
+    wire_field(w, be, 8);
+}
+
+static void wire_text(struct pg_array *w, const char *v)
+{
+    wire_field(w, v, strlen(v));
+}
+
+/* A one-dimensional int8[] without NULLs (array_recv's format): its header
+ * is reserved by the first element and filled by bin_end. */
+struct bin_array {
+    struct pg_array w;
+    int32_t n;
+};
+
+static void bin_int(struct bin_array *b, int64_t v)
+{
+    if (!b->w.len) {
+        static const char head[ARRAY_HEAD];
+        arr_put(&b->w, head, ARRAY_HEAD);
+    }
+    wire_int(&b->w, v);
+    b->n++;
+}
+
+/* The array as a binary parameter of p; false when memory ran out. */
+static bool bin_end(struct bin_array *b, struct pg_params *p)
+{
+    static const uint8_t empty[12]; /* ndim 0: the element type is not read */
+    if (b->w.failed)
+        return false;
+    if (!b->n) {
+        pp_bytes(p, empty, sizeof empty);
+        return true;
+    }
+    uint8_t *h = (uint8_t *)b->w.p;
+    put_be32(h, 1);        /* ndim */
+    put_be32(h + 4, 0);    /* no NULLs */
+    put_be32(h + 8, OID_INT8);
+    put_be32(h + 12, (uint32_t)b->n);
+    put_be32(h + 16, 1);   /* lower bound */
+    pp_bytes(p, b->w.p, (int)b->w.len);
+    return true;
+}
+
+/* ---- the raw flows of a slice ---- */
+
+/* Which keys of the slice are stored already: the answer's ordinals (from
+ * 1). The others go in with COPY (write transactions hold the write lock:
+ * no other can store them in between; and the primary key still refuses a
+ * duplicate, which would abort the transaction rather than count twice). */
+static const char stored_sql[] =
+    "SELECT u.ord FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) WITH ORDINALITY AS u(site_rid, ts, fid, ord) "
+    "WHERE EXISTS (SELECT FROM tel_flows f WHERE f.site_rid = u.site_rid AND f.ts = u.ts AND f.fid = u.fid)";
+
+static const char copy_sql[] =
+    "COPY tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, "
+    "src_as, country, app, action, policy) FROM STDIN (FORMAT binary)";
+
+/* The slice's distinct keys: open addressing over slice indexes + 1. */
+enum { SLICE_SLOTS = 2 * FLOW_SLICE };
+
+struct flow_slice {
+    const struct tel_record *r[FLOW_SLICE];
+    bool stored[FLOW_SLICE]; /* already in tel_flows */
+    size_t n;
+    uint32_t slots[SLICE_SLOTS];
+};
+
+static size_t key_slot(int64_t site_rid, int64_t ts, uint64_t fid)
+{
+    uint64_t h = ((uint64_t)site_rid * 0x9e3779b97f4a7c15u) ^ ((uint64_t)ts * 0xbf58476d1ce4e5b9u) ^ fid;
+    h ^= h >> 31;
+    return (size_t)(h * 0x94d049bb133111ebu >> 40) % SLICE_SLOTS;
+}
+
+/* Adds r unless its key is in the slice already (a duplicate in the
+ * batch: the first is the one stored). */
+static void slice_add_flow(struct flow_slice *sl, const struct tel_record *r)
+{
+    const struct tel_flow *f = &r->u.flow;
+    size_t h = key_slot(r->place.site_rid, f->time, f->fid);
+    for (; sl->slots[h]; h = (h + 1) % SLICE_SLOTS) {
+        const struct tel_record *q = sl->r[sl->slots[h] - 1];
+        if (q->place.site_rid == r->place.site_rid && q->u.flow.time == f->time && q->u.flow.fid == f->fid)
+            return;
+    }
+    sl->stored[sl->n] = false;
+    sl->r[sl->n] = r;
+    sl->slots[h] = (uint32_t)++sl->n;
+}
+
+/* One row of COPY's binary format. */
+static void put_flow(struct pg_array *w, const struct tel_record *r)
+{
+    const struct tel_flow *f = &r->u.flow;
+    static const char fields[2] = {0, FLOW_COLS};
+    arr_put(w, fields, 2);
+    wire_int(w, r->place.site_rid);
+    wire_int(w, f->time);
+    wire_int(w, (int64_t)f->fid);
+    wire_int(w, r->place.holder_rid);
+    wire_text(w, f->router);
+    wire_field(w, f->src, TEL_ADDR_KEY);
+    wire_field(w, f->dst, TEL_ADDR_KEY);
+    wire_int(w, f->src_port);
+    wire_int(w, f->dst_port);
+    wire_int(w, f->protocol);
+    wire_int(w, f->bytes);
+    wire_int(w, f->packets);
+    wire_int(w, f->src_as);
+    wire_text(w, f->country);
+    wire_text(w, f->app);
+    wire_int(w, f->action);
+    wire_text(w, f->policy);
+}
+
+/* Marks the slice's keys that tel_flows holds already. */
+static int mark_stored(struct store *s, struct flow_slice *sl)
+{
+    struct bin_array key[3] = {0};
+    for (size_t i = 0; i < sl->n; i++) {
+        bin_int(&key[0], sl->r[i]->place.site_rid);
+        bin_int(&key[1], sl->r[i]->u.flow.time);
+        bin_int(&key[2], (int64_t)sl->r[i]->u.flow.fid);
+    }
+    struct pg_params p = {0};
+    int rc = STORE_OK;
+    for (int c = 0; c < 3; c++)
+        if (!bin_end(&key[c], &p))
+            rc = STORE_ERROR;
+    PGresult *res = rc == STORE_OK ? pg_query(s, stored_sql, &p, &rc) : NULL;
+    for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
+        int64_t ord = pg_int(res, k, 0);
+        if (ord < 1 || ord > (int64_t)sl->n)
+            rc = STORE_ERROR;
+        else
+            sl->stored[ord - 1] = true;
+    }
+    PQclear(res);
+    for (int c = 0; c < 3; c++)
+        free(key[c].w.p);
+    return rc;
+}
+
+/* Sends rows (COPY's binary format, header and trailer included) to
+ * tel_flows; STORE_OK when all `expected` went in. */
+static int copy_rows(struct store *s, const struct pg_array *rows, long expected)
+{
+    PGconn *c = PG(s)->conn;
+    PGresult *res = PQexec(c, copy_sql);
+    bool copying = PQresultStatus(res) == PGRES_COPY_IN;
+    int rc = copying && !rows->failed && PQputCopyData(c, rows->p, (int)rows->len) == 1 ? STORE_OK : STORE_ERROR;
+    if (copying && PQputCopyEnd(c, rc == STORE_OK ? NULL : "out of memory") != 1)
+        rc = STORE_ERROR;
+    for (; res; res = copying ? PQgetResult(c) : NULL) { /* until libpq has no more results */
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_FATAL_ERROR || (st == PGRES_COMMAND_OK && atol(PQcmdTuples(res)) != expected)) {
+            fprintf(stderr, "parapet: postgresql: COPY tel_flows: %s", st == PGRES_FATAL_ERROR
+                    ? PQresultErrorMessage(res) : "not every row went in\n");
+            rc = STORE_ERROR;
+        }
+        PQclear(res);
+    }
+    return rc;
+}
+
+/* ---- what new flows add, kept for the write transaction ---- */
+
+struct flow_pending {
+    struct tel_flow_rollups roll;
+    struct tel_dst_sums dst;
+};
+
+static void pending_init(struct flow_pending *p)
+{
+    tel_flow_rollups_init(&p->roll);
+    tel_dst_sums_init(&p->dst);
+}
+
+static void pending_clear(struct flow_pending *p)
+{
+    tel_flow_rollups_clear(&p->roll);
+    tel_dst_sums_clear(&p->dst);
+}
+
+static void pending_free(struct flow_pending *p)
+{
+    tel_flow_rollups_free(&p->roll);
+    tel_dst_sums_free(&p->dst);
+}
+
+static int pending_add(struct flow_pending *p, const struct tel_record *r)
+{
+    return tel_flow_rollups_add(&p->roll, r->place.site_rid, &r->u.flow) == 0 &&
+                   tel_dst_sums_add(&p->dst, r->place.site_rid, &r->u.flow) == 0
+               ? 0
+               : -1;
+}
+
+/* Stores the slice's new rows (the first of a key in the batch); their
+ * flows are added to p. */
+static int insert_slice(struct store *s, struct flow_slice *sl, struct flow_pending *p, long *stored)
+{
+    static const char head[COPY_HEAD] = "PGCOPY\n\377\r\n"; /* then flags and extension length: zero */
+    static const char trailer[2] = {'\377', '\377'};
+    int rc = mark_stored(s, sl);
+    struct pg_array rows = {0};
+    long fresh = 0;
+    arr_put(&rows, head, COPY_HEAD);
+    for (size_t i = 0; i < sl->n && rc == STORE_OK; i++) {
+        if (sl->stored[i])
+            continue;
+        put_flow(&rows, sl->r[i]);
+        fresh++;
+        if (pending_add(p, sl->r[i]) != 0)
+            rc = STORE_ERROR;
+    }
+    arr_put(&rows, trailer, 2);
+    if (rc == STORE_OK && fresh)
+        rc = copy_rows(s, &rows, fresh);
+    if (rc == STORE_OK)
+        *stored += fresh;
+    free(rows.p);
+    return rc;
+}
+
+/* ---- the roll-ups written: one statement per table, a row per key ---- */
+
+/* Runs sql with the n columns as array parameters (text), then frees them. */
+static int exec_columns(struct store *s, const char *sql, struct pg_array *col, int n)
+{
+    struct pg_params p = {0};
+    int rc = STORE_OK;
+    for (int c = 0; c < n; c++) {
+        const char *text = arr_end(&col[c]);
+        if (!text)
+            rc = STORE_ERROR;
+        pp_text(&p, text);
+    }
+    if (rc == STORE_OK)
+        rc = pg_exec(s, sql, &p, NULL);
+    for (int c = 0; c < n; c++)
+        free(col[c].p);
+    return rc;
+}
 
 #define ADD_SUMS(table)                                                                                      \
     " DO UPDATE SET bytes = " table ".bytes + excluded.bytes, packets = " table ".packets + excluded.packets, " \
     "flows = " table ".flows + excluded.flows"
 
-/* The slice's records in order (u.ord); the first of equal keys is the one
- * stored, and `new` holds exactly the stored ones: the statement answers
- * their ordinals, whose destinations are then summed here (store_dst). The
- * hourly keys are sqlite/tel_ingest.c's: app, source AS and protocol in
- * decimal, country. */
-static const char flows_sql[] =
-    "WITH u AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], "
-    "$6::bytea[], $7::bytea[], $8::bigint[], $9::bigint[], $10::bigint[], $11::bigint[], $12::bigint[], "
-    "$13::bigint[], $14::text[], $15::text[], $16::bigint[], $17::text[]) WITH ORDINALITY AS "
-    "u(site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, "
-    "country, app, action, policy, ord)), "
-    "ins AS (INSERT INTO tel_flows (site_rid, ts, fid, holder_rid, router, src, dst, src_port, dst_port, "
-    "protocol, bytes, packets, src_as, country, app, action, policy) SELECT site_rid, ts, fid, holder_rid, "
-    "router, src, dst, src_port, dst_port, protocol, bytes, packets, src_as, country, app, action, policy "
-    "FROM u ORDER BY ord ON CONFLICT DO NOTHING RETURNING site_rid, ts, fid), "
-    "new AS (SELECT DISTINCT ON (u.site_rid, u.ts, u.fid) u.* FROM ins JOIN u USING (site_rid, ts, fid) "
-    "ORDER BY u.site_rid, u.ts, u.fid, u.ord), "
-    "site_mins AS (SELECT site_rid, ts - ts % 3600 AS hour, action, policy, (ts % 3600 / 60)::int AS i, "
-    "sum(bytes)::bigint AS b, sum(packets)::bigint AS p, count(*) AS n FROM new GROUP BY 1, 2, 3, 4, 5), "
-    "by_site AS (INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) "
-    "SELECT site_rid, hour, action, policy, tel_minutes_vector(array_agg(i), array_agg(b), array_agg(p)), "
-    "sum(n)::bigint FROM site_mins GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, hour, action, policy) DO UPDATE "
-    "SET mins = tel_minutes_add(t.mins, excluded.mins), flows = t.flows + excluded.flows), "
-    "keyed AS (SELECT n.site_rid, n.ts - n.ts % 3600 AS hour, k.dim, k.key, n.bytes, n.packets FROM new n "
-    "CROSS JOIN LATERAL (VALUES (1, n.app), (2, n.src_as::text), (3, n.country), "
-    "(5, n.protocol::text)) AS k(dim, key) WHERE n.policy = '" TEL_POLICY_OBSERVED "' OR n.src NOT IN "
-    "('\\x0400000000000000000000000000000000'::bytea, '\\x0600000000000000000000000000000000'::bytea)), "
-    "hours AS (INSERT INTO tel_flow_hours AS t (site_rid, dim, hour, key, bytes, packets, flows) "
-    "SELECT site_rid, dim, hour, key, sum(bytes), sum(packets), count(*) FROM keyed GROUP BY 1, 2, 3, 4 "
-    "ON CONFLICT (site_rid, dim, hour, key)" ADD_SUMS("t") "), "
-    "days AS (INSERT INTO tel_flow_days AS t (site_rid, dim, day, key, bytes, packets, flows) "
-    "SELECT site_rid, dim, hour - hour % 86400, key, sum(bytes), sum(packets), count(*) FROM keyed "
-    "GROUP BY 1, 2, 3, 4 ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t") ") "
-    "SELECT ord FROM new";
+/* The site minutes as rows of tel_site_hours: each run of one site, hour,
+ * action and policy (sorted) becomes one vector added to the row's. */
+static int write_site_hours(struct store *s, struct tel_sums *m)
+{
+    static const char sql[] =
+        "INSERT INTO tel_site_hours AS t (site_rid, hour, action, policy, mins, flows) SELECT * FROM "
+        "unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::bytea[], $6::bigint[]) ON CONFLICT "
+        "(site_rid, hour, action, policy) DO UPDATE SET mins = tel_minutes_add(t.mins, excluded.mins), "
+        "flows = t.flows + excluded.flows";
+    if (!m->n)
+        return STORE_OK;
+    if (tel_sums_sort(m, tel_cmp_site_hour) != 0)
+        return STORE_ERROR;
+    struct pg_array col[6] = {0};
+    for (size_t i = 0; i < m->n;) {
+        const struct tel_minute_item *first = tel_sums_sorted(m, i);
+        int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
+        uint8_t mins[TEL_VEC_BYTES] = {0};
+        for (; i < m->n; i++) {
+            const struct tel_minute_item *it = tel_sums_sorted(m, i);
+            if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
+                it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
+                break;
+            tel_vec_set(mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
+            flows += it->c.flows;
+        }
+        arr_int(&col[0], first->key.site_rid);
+        arr_int(&col[1], hour);
+        arr_int(&col[2], first->key.action);
+        arr_text(&col[3], first->key.policy);
+        arr_bytes(&col[4], mins, TEL_VEC_BYTES);
+        arr_int(&col[5], flows);
+    }
+    return exec_columns(s, sql, col, 6);
+}
+
+/* Per hour (tel_flow_hours) or per day (tel_flow_days), in key order. */
+static int write_hours(struct store *s, struct tel_sums *h, bool days)
+{
+    static const char sql[] = "INSERT INTO tel_flow_hours AS t (site_rid, dim, hour, key, bytes, packets, flows) "
+                              "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], "
+                              "$5::bigint[], $6::bigint[], $7::bigint[]) ON CONFLICT (site_rid, dim, hour, key)" ADD_SUMS("t");
+    static const char day_sql[] = "INSERT INTO tel_flow_days AS t (site_rid, dim, day, key, bytes, packets, flows) "
+                                  "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], "
+                                  "$5::bigint[], $6::bigint[], $7::bigint[]) ON CONFLICT (site_rid, dim, day, key)" ADD_SUMS("t");
+    if (!h->n)
+        return STORE_OK;
+    if (tel_sums_sort(h, tel_cmp_hour) != 0)
+        return STORE_ERROR;
+    struct pg_array col[7] = {0};
+    for (size_t i = 0; i < h->n; i++) {
+        const struct tel_hour_item *it = tel_sums_sorted(h, i);
+        char key[NET_TEXT_MAX];
+        tel_hour_key_text(&it->key, key);
+        arr_int(&col[0], it->key.site_rid);
+        arr_int(&col[1], it->key.dim);
+        arr_int(&col[2], it->key.hour);
+        arr_text(&col[3], key);
+        arr_int(&col[4], it->c.bytes);
+        arr_int(&col[5], it->c.packets);
+        arr_int(&col[6], it->c.flows);
+    }
+    return exec_columns(s, days ? day_sql : sql, col, 7);
+}
 
 /* ---- the roll-ups by destination (pg/013: tel_dst_sums.h) ---- */
 
@@ -189,33 +490,31 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
     return rc;
 }
 
-/* Stores the flows among recs[0..n) (one statement per FLOW_SLICE of
- * them); *flows counts them, *stored the new ones. */
-/* The sums by destination of a batch, kept until its end (the call of no
- * records, store.h) so that a period's row is read and written once a
- * batch, not once a chunk. Per thread and store, tagged with the write
- * transaction (its start): sums left by a batch that was rolled back are
- * dropped by the next. A thread writing more stores at once than there are
- * slots writes at each chunk. */
+/* What the flows of a batch add to the roll-ups, kept until its end (the
+ * call of no records, store.h) so that each key is written once a batch,
+ * not once a chunk. Per thread and store, tagged with the write transaction
+ * (its start): sums left by a batch that was rolled back are dropped by the
+ * next. A thread writing more stores at once than there are slots writes
+ * at each chunk. */
 enum { PENDING_SLOTS = 4, PENDING_MAX = 1 << 18 };
-static __thread struct pending_dst {
+static __thread struct pending_slot {
     struct store *s;
     struct timespec began;
-    struct tel_dst_sums d;
+    struct flow_pending p;
 } pending[PENDING_SLOTS];
 
-static struct tel_dst_sums *pending_for(struct store *s)
+static struct flow_pending *pending_for(struct store *s)
 {
     const struct timespec *began = &PG(s)->began;
-    struct pending_dst *free_slot = NULL;
+    struct pending_slot *free_slot = NULL;
     for (int i = 0; i < PENDING_SLOTS; i++) {
-        struct pending_dst *p = &pending[i];
+        struct pending_slot *p = &pending[i];
         if (p->s == s) {
             if (p->began.tv_sec != began->tv_sec || p->began.tv_nsec != began->tv_nsec) {
-                tel_dst_sums_clear(&p->d); /* another transaction's: rolled back */
+                pending_clear(&p->p); /* another transaction's: rolled back */
                 p->began = *began;
             }
-            return &p->d;
+            return &p->p;
         }
         if (!p->s && !free_slot)
             free_slot = p;
@@ -224,16 +523,23 @@ static struct tel_dst_sums *pending_for(struct store *s)
         return NULL;
     free_slot->s = s;
     free_slot->began = *began;
-    tel_dst_sums_init(&free_slot->d);
-    return &free_slot->d;
+    pending_init(&free_slot->p);
+    return &free_slot->p;
 }
 
-static int write_all_dst(struct store *s, struct tel_dst_sums *d)
+/* Every roll-up's keys written, then the sums emptied. */
+static int write_pending(struct store *s, struct flow_pending *p)
 {
-    int rc = STORE_OK;
+    int rc = tel_flow_rollups_days(&p->roll) == 0 ? STORE_OK : STORE_ERROR;
+    if (rc == STORE_OK)
+        rc = write_site_hours(s, &p->roll.site_minutes);
+    if (rc == STORE_OK)
+        rc = write_hours(s, &p->roll.hours, false);
+    if (rc == STORE_OK)
+        rc = write_hours(s, &p->roll.days, true);
     for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS && rc == STORE_OK; period++)
-        rc = write_dst(s, d, period);
-    tel_dst_sums_clear(d);
+        rc = write_dst(s, &p->dst, period);
+    pending_clear(p);
     return rc;
 }
 
@@ -241,85 +547,47 @@ static int write_all_dst(struct store *s, struct tel_dst_sums *d)
 static int end_batch(struct store *s)
 {
     for (int i = 0; i < PENDING_SLOTS; i++) {
-        struct pending_dst *p = &pending[i];
+        struct pending_slot *p = &pending[i];
         if (p->s != s)
             continue;
         int rc = p->began.tv_sec == PG(s)->began.tv_sec && p->began.tv_nsec == PG(s)->began.tv_nsec
-                     ? write_all_dst(s, &p->d)
+                     ? write_pending(s, &p->p)
                      : STORE_OK;
-        tel_dst_sums_free(&p->d);
+        pending_free(&p->p);
         p->s = NULL;
         return rc;
     }
     return STORE_OK;
 }
 
+/* Stores the flows among recs[0..n) (a key query and a COPY per FLOW_SLICE
+ * distinct keys); *flows counts them, *stored the new ones. */
 static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
 {
     *flows = *stored = 0;
-    size_t i = 0;
-    struct tel_dst_sums local, *dst = pending_for(s);
-    if (!dst) {
-        tel_dst_sums_init(&local);
-        dst = &local;
+    struct flow_pending local, *p = pending_for(s);
+    if (!p) {
+        pending_init(&local);
+        p = &local;
     }
-    static __thread const struct tel_record *slice[FLOW_SLICE];
+    static __thread struct flow_slice slice;
     int rc = STORE_OK;
-    while (i < n && rc == STORE_OK) {
-        struct pg_array col[FLOW_COLS] = {0};
-        size_t in_slice = 0;
-        for (; i < n && in_slice < FLOW_SLICE; i++) {
-            const struct tel_record *r = &recs[i];
-            if (r->kind != TEL_FLOW)
-                continue;
-            const struct tel_flow *f = &r->u.flow;
-            slice[in_slice] = r;
-            arr_int(&col[0], r->place.site_rid);
-            arr_int(&col[1], f->time);
-            arr_int(&col[2], (int64_t)f->fid);
-            arr_int(&col[3], r->place.holder_rid);
-            arr_text(&col[4], f->router);
-            arr_key(&col[5], f->src);
-            arr_key(&col[6], f->dst);
-            arr_int(&col[7], f->src_port);
-            arr_int(&col[8], f->dst_port);
-            arr_int(&col[9], f->protocol);
-            arr_int(&col[10], f->bytes);
-            arr_int(&col[11], f->packets);
-            arr_int(&col[12], f->src_as);
-            arr_text(&col[13], f->country);
-            arr_text(&col[14], f->app);
-            arr_int(&col[15], f->action);
-            arr_text(&col[16], f->policy);
-            in_slice++;
-        }
-        if (in_slice) {
-            struct pg_params p = {0};
-            for (int c = 0; c < FLOW_COLS && rc == STORE_OK; c++) {
-                const char *text = arr_end(&col[c]);
-                if (!text)
-                    rc = STORE_ERROR;
-                pp_text(&p, text);
+    for (size_t i = 0; i < n && rc == STORE_OK;) {
+        slice.n = 0;
+        memset(slice.slots, 0, sizeof slice.slots);
+        for (; i < n && slice.n < FLOW_SLICE; i++)
+            if (recs[i].kind == TEL_FLOW) {
+                slice_add_flow(&slice, &recs[i]); /* a later equal key is a duplicate */
+                (*flows)++;
             }
-            PGresult *res = rc == STORE_OK ? pg_query(s, flows_sql, &p, &rc) : NULL;
-            for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
-                int64_t ord = pg_int(res, k, 0); /* from 1 */
-                if (ord < 1 || ord > (int64_t)in_slice ||
-                    tel_dst_sums_add(dst, slice[ord - 1]->place.site_rid, &slice[ord - 1]->u.flow) != 0)
-                    rc = STORE_ERROR;
-            }
-            if (res)
-                *stored += PQntuples(res);
-            PQclear(res);
-            *flows += (long)in_slice;
-        }
-        for (int c = 0; c < FLOW_COLS; c++)
-            free(col[c].p);
+        if (slice.n)
+            rc = insert_slice(s, &slice, p, stored);
     }
-    if (rc == STORE_OK && (dst == &local || tel_dst_sums_keys(dst) > PENDING_MAX))
-        rc = write_all_dst(s, dst); /* no slot, or bounded memory for a batch of any size */
-    if (dst == &local)
-        tel_dst_sums_free(&local);
+    if (rc == STORE_OK &&
+        (p == &local || p->roll.hours.n + p->roll.site_minutes.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX))
+        rc = write_pending(s, p); /* no slot, or bounded memory for a batch of any size */
+    if (p == &local)
+        pending_free(&local);
     return rc;
 }
 
