@@ -18,75 +18,19 @@
 
 /* ---- flow roll-ups ---- */
 
-/* The keys of the roll-ups; each item is its key then its counts
- * (tel_sums.h). The site minutes go to tel_site_hours, an hour's minutes in
- * one row (tel_vector.h). The sums by destination are tel_dst_sums.h's. */
-struct minute_item {
-    struct minute_key {
-        int64_t site_rid, minute;
-        uint8_t action;
-        char policy[33];
-    } key;
-    struct tel_counts c;
-};
-
-enum { DIM_APP = 1, DIM_AS = 2, DIM_COUNTRY = 3, DIM_DST = 4, DIM_PROTOCOL = 5, DIMS = 5 };
-
-/* The key of a dimension as the flow holds it (text for the application and
- * the country; int64 bytes for the AS and the protocol; the destination's
- * address key): made text (hour_key_text) once per row written, not per flow. */
-struct hour_item {
-    struct hour_key {
-        int64_t site_rid, hour; /* a day's start in tel_flow_days */
-        int32_t dim;
-        char key[40]; /* an application (at most 32) or a country, or an int64 */
-    } key;
-    struct tel_counts c;
-};
-
-
-/* What the flows of a write transaction add to the roll-ups, written once
- * per key before it commits (flush_pending), or early past PENDING_MAX keys. */
+/* What the flows of a write transaction add to the roll-ups
+ * (store/tel_sums.h, tel_flow_rollups: the site minutes go to
+ * tel_site_hours, an hour's minutes in one row, tel_vector.h; the sums by
+ * destination are tel_dst_sums.h's), written once per key before it
+ * commits (flush_pending), or early past PENDING_MAX keys. */
 struct sq_waf_pending; /* sqlite/tel_waf.c */
 struct tel_pending {
-    struct tel_sums site_minutes, hours, days;
+    struct tel_flow_rollups flows;
     struct tel_dst_sums dst;
     struct sq_waf_pending *waf; /* what WAF entries add to their events */
 };
 
 enum { PENDING_MAX = 1 << 18 };
-
-
-/* Site minutes by site, hour, action, policy, then minute: the minutes of
- * one row of tel_site_hours in a run. */
-static int cmp_site_hour(const void *pa, const void *pb)
-{
-    const struct minute_key *a = pa, *b = pb;
-    int64_t ha = a->minute - a->minute % 3600, hb = b->minute - b->minute % 3600;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    if (ha != hb)
-        return ha < hb ? -1 : 1;
-    if (a->action != b->action)
-        return a->action - b->action;
-    int c = strcmp(a->policy, b->policy);
-    if (c)
-        return c;
-    return a->minute < b->minute ? -1 : a->minute > b->minute;
-}
-
-static int cmp_hour(const void *pa, const void *pb)
-{
-    const struct hour_key *a = pa, *b = pb;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    if (a->dim != b->dim)
-        return a->dim - b->dim;
-    if (a->hour != b->hour)
-        return a->hour < b->hour ? -1 : 1;
-    return memcmp(a->key, b->key, sizeof a->key);
-}
-
 
 /* sqlite/tel_waf.c */
 int sq_tel_waf_add(struct store *s, struct sq_waf_pending **pending, const struct tel_record *r);
@@ -102,65 +46,20 @@ static struct tel_pending *pending(struct store *s)
     struct sqlite_store *d = DB(s);
     if (!d->tel_pending && (d->tel_pending = calloc(1, sizeof *d->tel_pending))) {
         d->pending = &pending_steps;
-        tel_sums_init(&d->tel_pending->site_minutes, sizeof(struct minute_item), sizeof(struct minute_key));
-        tel_sums_init(&d->tel_pending->hours, sizeof(struct hour_item), sizeof(struct hour_key));
-        tel_sums_init(&d->tel_pending->days, sizeof(struct hour_item), sizeof(struct hour_key));
+        tel_flow_rollups_init(&d->tel_pending->flows);
         tel_dst_sums_init(&d->tel_pending->dst);
     }
     return d->tel_pending;
 }
 
-/* The text tel_flow_hours keeps for a key of add_sums. */
-static void hour_key_text(const struct hour_key *k, char out[NET_TEXT_MAX])
-{
-    int64_t v;
-    switch (k->dim) {
-    case DIM_AS:
-    case DIM_PROTOCOL:
-        memcpy(&v, k->key, sizeof v);
-        snprintf(out, NET_TEXT_MAX, "%lld", (long long)v);
-        break;
-    default: copy_text(out, sizeof k->key, k->key);
-    }
-}
-
-/* Adds one new flow to the roll-ups' sums: its minute with and without its
- * destination (tel_dst_sums), and its hour by each dimension; the days are
- * summed from the hours at the flush (days_of_hours). */
+/* Adds one new flow to the roll-ups' sums: its minute and hours
+ * (tel_flow_rollups) and its destination (tel_dst_sums). */
 static int add_sums(struct tel_pending *p, const struct tel_record *r)
 {
-    const struct tel_flow *f = &r->u.flow;
-    struct tel_counts c = {f->bytes, f->packets, 1};
-    struct minute_item m;
-    memset(&m, 0, sizeof m);
-    m.key.site_rid = r->place.site_rid;
-    m.key.minute = f->time - f->time % 60;
-    m.key.action = (uint8_t)f->action;
-    copy_text(m.key.policy, sizeof m.key.policy, f->policy);
-    m.c = c;
-    if (tel_sums_add(&p->site_minutes, &m) != 0 || tel_dst_sums_add(&p->dst, r->place.site_rid, f) != 0)
-        return -1;
-    if (tel_flow_is_counter(f)) /* not in the breakdowns (store/telemetry.h) */
-        return 0;
-    struct hour_item h;
-    for (int d = 1; d <= DIMS; d++) {
-        if (d == DIM_DST)
-            continue;
-        memset(&h, 0, sizeof h);
-        h.key.site_rid = r->place.site_rid;
-        h.key.dim = d;
-        h.key.hour = f->time - f->time % 3600;
-        h.c = c;
-        int64_t number = d == DIM_AS ? f->src_as : f->protocol;
-        switch (d) {
-        case DIM_APP: copy_text(h.key.key, sizeof f->app, f->app); break; /* (the key is the larger) */
-        case DIM_COUNTRY: copy_text(h.key.key, sizeof f->country, f->country); break;
-        default: memcpy(h.key.key, &number, sizeof number); break; /* AS, protocol */
-        }
-        if (tel_sums_add(&p->hours, &h) != 0)
-            return -1;
-    }
-    return 0;
+    return tel_flow_rollups_add(&p->flows, r->place.site_rid, &r->u.flow) == 0 &&
+                   tel_dst_sums_add(&p->dst, r->place.site_rid, &r->u.flow) == 0
+               ? 0
+               : -1;
 }
 
 static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
@@ -219,14 +118,14 @@ static int upsert_site_hours(struct store *s, struct tel_sums *m)
 {
     static const char sql[] = "INSERT INTO tel_site_hours (site_rid, hour, action, policy, mins, flows) "
                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)" ADD_VECTOR;
-    if (tel_sums_sort(m, cmp_site_hour) != 0)
+    if (tel_sums_sort(m, tel_cmp_site_hour) != 0)
         return STORE_ERROR;
     for (size_t i = 0; i < m->n;) {
-        const struct minute_item *first = tel_sums_sorted(m, i);
+        const struct tel_minute_item *first = tel_sums_sorted(m, i);
         int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
         uint8_t mins[TEL_VEC_BYTES] = {0};
         for (; i < m->n; i++) {
-            const struct minute_item *it = tel_sums_sorted(m, i);
+            const struct tel_minute_item *it = tel_sums_sorted(m, i);
             if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
                 it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
                 break;
@@ -256,12 +155,12 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     static const char day_sql[] =
         "INSERT INTO tel_flow_days (site_rid, dim, day, key, bytes, packets, flows) "
         "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" ADD_SUMS;
-    if (tel_sums_sort(h, cmp_hour) != 0)
+    if (tel_sums_sort(h, tel_cmp_hour) != 0)
         return STORE_ERROR;
     for (size_t i = 0; i < h->n; i++) {
-        const struct hour_item *it = tel_sums_sorted(h, i);
+        const struct tel_hour_item *it = tel_sums_sorted(h, i);
         char key[NET_TEXT_MAX];
-        hour_key_text(&it->key, key);
+        tel_hour_key_text(&it->key, key);
         sqlite3_stmt *st = db_stmt(s, days ? day_sql : sql);
         if (!st)
             return STORE_ERROR;
@@ -276,27 +175,16 @@ static int upsert_hours(struct store *s, struct tel_sums *h, bool days)
     return STORE_OK;
 }
 
-/* The days of the hours' sums (far fewer keys than flows). */
-static int days_of_hours(struct tel_pending *p)
-{
-    for (size_t i = 0; i < p->hours.n; i++) {
-        struct hour_item h = *(const struct hour_item *)tel_sums_item(&p->hours, i);
-        h.key.hour -= h.key.hour % 86400; /* the day's start */
-        if (tel_sums_add(&p->days, &h) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 /* Before COMMIT (db.c, through pending_steps). */
 static int flush_pending(struct store *s)
 {
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = days_of_hours(p) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK && upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->site_minutes) == STORE_OK &&
-                     upsert_hours(s, &p->hours, false) == STORE_OK &&
-                     upsert_hours(s, &p->days, true) == STORE_OK
+    int rc = tel_flow_rollups_days(&p->flows) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK &&
+                     upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->flows.site_minutes) == STORE_OK &&
+                     upsert_hours(s, &p->flows.hours, false) == STORE_OK &&
+                     upsert_hours(s, &p->flows.days, true) == STORE_OK
                  ? STORE_OK
                  : STORE_ERROR;
     drop_pending(s);
@@ -308,9 +196,7 @@ static void drop_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return;
-    tel_sums_free(&p->site_minutes);
-    tel_sums_free(&p->hours);
-    tel_sums_free(&p->days);
+    tel_flow_rollups_free(&p->flows);
     tel_dst_sums_free(&p->dst);
     sq_tel_waf_free(p->waf);
     free(p);
@@ -490,7 +376,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && p->hours.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX)
+    if (rc == STORE_OK && p->flows.hours.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX)
         rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }
