@@ -29,7 +29,8 @@ over one PostgreSQL database, and what a client sees across them
   winner's new access token is refused, as when the two run one after the
   other.
 - tokens.app_id has no foreign key (pg/016); the database still refuses to
-  delete, rename or truncate an app that tokens refer to.
+  delete, rename or truncate an app that tokens refer to, and a token's
+  type is still 1 or 2 (a domain since pg/016).
 - A token insert sent with the COMMIT (pg_exec_later) that fails there fails
   its request (500), keeps nothing, and leaves the node working.
 Ends with "visibility: N passed, N failed"."""
@@ -304,6 +305,9 @@ try:
                 "TRUNCATE apps CASCADE"):
         rc, err = psql_tx(sql)
         check(rc != 0 and "tokens refer to" in err, "refused while tokens refer to the app: %s: %s" % (sql, err))
+    rc, err = psql_tx("INSERT INTO tokens (digest, type, app_id, created_at, expires_at) "
+                      "VALUES ('vis', 3, '%s', 0, 0)" % inst["app_id"])
+    check(rc != 0 and "token_type" in err, "a token's type is 1 or 2 (the domain token_type): %s" % err)
     bare = admin("app", "create", "--kind", "installed", "--host-url", "https://bare.example.test", "--name", "Bare")
     rc, err = psql_tx("DELETE FROM apps WHERE id = '%s'" % bare["app_id"])
     check(rc == 0, "an app without tokens can be deleted: %s" % err)
