@@ -327,7 +327,8 @@ static PGresult *exec_with_later(struct store *s, const char *sql, const struct 
 static int start_write(struct store *s, const char *sql, const struct pg_params *p, PGresult **res)
 {
     struct pg_store *d = PG(s);
-    const struct pg_step pre[] = {{begin_write_sql, NULL}, {write_start_sql[d->lock_shared][d->deferred], NULL}};
+    const struct pg_step pre[] = {{begin_write_sql, NULL},
+                                  {write_start_sql[d->lock_shared][d->deferred], NULL}};
     d->begin_pending = d->lock_pending = false;
     return exec_after(s, pre, 2, sql, p, res);
 }
