@@ -28,6 +28,11 @@ over one PostgreSQL database, and what a client sees across them
   go together) is spent once, and the second use revokes the grant, so the
   winner's new access token is refused, as when the two run one after the
   other.
+- tokens.app_id has no foreign key (pg/016); the database still refuses to
+  delete, rename or truncate an app that tokens refer to, and a token's
+  type is still 1 or 2 (a domain since pg/016).
+- A token insert sent with the COMMIT (pg_exec_later) that fails there fails
+  its request (500), keeps nothing, and leaves the node working.
 Ends with "visibility: N passed, N failed"."""
 import http.client
 import json
@@ -287,6 +292,43 @@ try:
             st, doc = a.request("GET", "/api/spe/customer/%s?access_token=%s" % (cust, won[0]))
             check(st == 401, "race %d: the second use revoked the grant, the winner's token too: %d %s"
                   % (i, st, doc.get("code")))
+
+    # tokens.app_id has no foreign key (pg/016): the database still refuses
+    # to leave a token without its app
+    def psql_tx(sql):
+        """sql in a transaction rolled back: psql's return code and errors"""
+        r = subprocess.run(["psql", "-qXtA", "-v", "ON_ERROR_STOP=1", url, "-c", "BEGIN", "-c", sql,
+                            "-c", "ROLLBACK"], capture_output=True, text=True)
+        return r.returncode, r.stderr
+    for sql in ("DELETE FROM apps WHERE id = '%s'" % inst["app_id"],
+                "UPDATE apps SET id = id || 'x' WHERE id = '%s'" % inst["app_id"],
+                "TRUNCATE apps CASCADE"):
+        rc, err = psql_tx(sql)
+        check(rc != 0 and "tokens refer to" in err, "refused while tokens refer to the app: %s: %s" % (sql, err))
+    rc, err = psql_tx("INSERT INTO tokens (digest, type, app_id, created_at, expires_at) "
+                      "VALUES ('vis', 3, '%s', 0, 0)" % inst["app_id"])
+    check(rc != 0 and "token_type" in err, "a token's type is 1 or 2 (the domain token_type): %s" % err)
+    bare = admin("app", "create", "--kind", "installed", "--host-url", "https://bare.example.test", "--name", "Bare")
+    rc, err = psql_tx("DELETE FROM apps WHERE id = '%s'" % bare["app_id"])
+    check(rc == 0, "an app without tokens can be deleted: %s" % err)
+
+    # a token insert goes with the COMMIT (pg_exec_later): when it fails the
+    # request fails, nothing is kept, and the node's connections go on
+    def tokens():
+        return subprocess.run(["psql", "-qXtA", url, "-c", "SELECT count(*) FROM tokens"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    subprocess.run(["psql", "-qX", "-v", "ON_ERROR_STOP=1", url, "-c",
+                    "CREATE FUNCTION vis_refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                    "$$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$",
+                    "-c", "CREATE TRIGGER vis_refuse BEFORE INSERT ON tokens "
+                    "FOR EACH ROW EXECUTE FUNCTION vis_refuse()"], check=True, capture_output=True)
+    count = tokens()
+    refused = [a.request("POST", "/oauth/credit/token", creds) for _ in range(4)]
+    check(all(st == 500 for st, _ in refused) and tokens() == count,
+          "a token insert that fails at COMMIT fails the request, nothing kept: %s" % refused)
+    subprocess.run(["psql", "-qX", url, "-c", "DROP TRIGGER vis_refuse ON tokens"], check=True, capture_output=True)
+    after = [a.request("POST", "/oauth/credit/token", creds)[0] for _ in range(8)]
+    check(after == [200] * 8, "then the node issues tokens again: %s" % after)
 except Exception as e:  # a broken set-up is a failure, with its reason
     check(False, "visibility: %r" % e)
 finally:

@@ -169,31 +169,57 @@ static bool is_write_start(const char *sql)
     return false;
 }
 
-/* Runs the prepared statements of `pre` (no parameters; only their success
- * counts, and the counter a write start reads: d->version) and then `sql`
- * (NULL: none) in one round trip (libpq's pipeline mode, one sync at the
- * end). 0 with *last the result of `sql` (NULL if none came back), or -1
- * when something could not be sent or a statement of `pre` failed
- * (logged). */
-static int exec_after(struct store *s, const char *const *pre, size_t npre, const char *sql,
+/* One statement of a pipeline: its SQL (a prepared statement's key) and
+ * parameters (NULL: none). */
+struct pg_step {
+    const char *sql;
+    const struct pg_params *p;
+};
+
+enum { PG_PIPE_MAX = PG_LATER_MAX + 2 };
+
+static int send_step(PGconn *c, const char *name, const struct pg_params *p)
+{
+    return PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
+                               p ? p->formats : NULL, 0);
+}
+
+/* The result of pre[got] in exec_after: true when it succeeded (the
+ * counter a write start reads goes to d->version). */
+static bool pre_result(struct store *s, const struct pg_step *pre, const PGresult *res)
+{
+    ExecStatusType st = PQresultStatus(res);
+    /* a COMMIT of a transaction that failed answers "ROLLBACK" */
+    bool ok = (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) &&
+              !(pre->sql == commit_sql && strcmp(PQcmdStatus((PGresult *)res), "ROLLBACK") == 0);
+    if (ok && is_write_start(pre->sql) && PQntuples(res) == 1)
+        PG(s)->version = (uint64_t)pg_int(res, 0, 1);
+    return ok;
+}
+
+/* Runs the prepared statements of `pre` (only their success counts, and
+ * the counter a write start reads: d->version) and then `sql` (NULL: none)
+ * in one round trip (libpq's pipeline mode, one sync at the end). 0 with
+ * *last the result of `sql` (NULL if none came back), or -1 when something
+ * could not be sent or a statement of `pre` failed (logged). */
+static int exec_after(struct store *s, const struct pg_step *pre, size_t npre, const char *sql,
                       const struct pg_params *p, PGresult **last)
 {
     PGconn *c = PG(s)->conn;
-    char names[4][16], name[16];
+    char names[PG_PIPE_MAX][16], name[16];
     *last = NULL;
-    if (npre > 4 || PQstatus(c) != CONNECTION_OK)
+    if (npre > PG_PIPE_MAX || PQstatus(c) != CONNECTION_OK)
         return -1;
     for (size_t i = 0; i < npre; i++)
-        if (prepared_slot(s, pre[i], names[i]) != 0)
+        if (prepared_slot(s, pre[i].sql, names[i]) != 0)
             return -1;
     if ((sql && prepared_slot(s, sql, name) != 0) || !PQenterPipelineMode(c))
         return -1;
     bool sent = true;
     for (size_t i = 0; i < npre && sent; i++)
-        sent = PQsendQueryPrepared(c, names[i], 0, NULL, NULL, NULL, 0) == 1;
+        sent = send_step(c, names[i], pre[i].p) == 1;
     if (sql)
-        sent = sent && PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
-                                           p ? p->formats : NULL, 0) == 1;
+        sent = sent && send_step(c, name, p) == 1;
     sent = sent && PQpipelineSync(c) == 1;
     bool pre_ok = sent;
     for (size_t got = 0; sent;) {
@@ -205,21 +231,15 @@ static int exec_after(struct store *s, const char *const *pre, size_t npre, cons
             }
             continue;
         }
-        ExecStatusType st = PQresultStatus(res);
-        if (st == PGRES_PIPELINE_SYNC) {
+        if (PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
             PQclear(res);
             break;
         }
         if (got < npre) {
-            /* a COMMIT of a transaction that failed answers "ROLLBACK" */
-            bool ok = (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) &&
-                      !(pre[got] == commit_sql && strcmp(PQcmdStatus(res), "ROLLBACK") == 0);
-            if (!ok && pre_ok) {
-                log_error(s, pre[got], res);
+            if (!pre_result(s, &pre[got], res) && pre_ok) {
+                log_error(s, pre[got].sql, res);
                 pre_ok = false;
             }
-            if (ok && is_write_start(pre[got]) && PQntuples(res) == 1)
-                PG(s)->version = (uint64_t)pg_int(res, 0, 1);
             PQclear(res);
         } else {
             PQclear(*last);
@@ -236,6 +256,69 @@ static int exec_after(struct store *s, const char *const *pre, size_t npre, cons
     return 0;
 }
 
+/* ---- statements sent later (pg_exec_later) ---- */
+
+/* Copies p's values into one allocation owned by l. */
+static int later_keep(struct pg_later *l, const char *sql, const struct pg_params *p)
+{
+    size_t size = 0, len[PG_MAX_PARAMS];
+    for (int i = 0; i < p->n; i++) {
+        len[i] = !p->values[i] ? 0 : p->formats[i] ? (size_t)p->lengths[i] : strlen(p->values[i]) + 1;
+        size += len[i];
+    }
+    l->buf = malloc(size ? size : 1);
+    if (!l->buf)
+        return -1;
+    l->sql = sql;
+    l->p = *p;
+    char *at = l->buf;
+    for (int i = 0; i < p->n; i++) {
+        l->p.values[i] = p->values[i] ? memcpy(at, p->values[i], len[i]) : NULL;
+        at += len[i];
+    }
+    return 0;
+}
+
+static void later_drop(struct pg_store *d)
+{
+    for (int i = 0; i < d->nlater; i++)
+        free(d->later[i].buf);
+    d->nlater = 0;
+}
+
+/* The statements waiting to be sent, as the first steps of a pipeline. */
+static size_t later_steps(struct pg_store *d, struct pg_step *steps)
+{
+    for (int i = 0; i < d->nlater; i++)
+        steps[i] = (struct pg_step){d->later[i].sql, &d->later[i].p};
+    return (size_t)d->nlater;
+}
+
+int pg_exec_later(struct store *s, const char *sql, const struct pg_params *p)
+{
+    struct pg_store *d = PG(s);
+    /* the first statement of a write goes at once, with its write lock */
+    if (!d->in_tx || !d->write_tx || d->lock_pending || d->nlater == PG_LATER_MAX ||
+        PQtransactionStatus(d->conn) != PQTRANS_INTRANS || later_keep(&d->later[d->nlater], sql, p) != 0)
+        return pg_exec(s, sql, p, NULL);
+    d->nlater++;
+    d->wrote = true; /* it inserts, updates or deletes: COMMIT then bumps the counter */
+    return STORE_OK;
+}
+
+/* A statement of a transaction begun, with the statements waiting to be
+ * sent before it (one round trip in all). */
+static PGresult *exec_with_later(struct store *s, const char *sql, const struct pg_params *p)
+{
+    struct pg_store *d = PG(s);
+    struct pg_step pre[PG_LATER_MAX];
+    PGresult *res = NULL;
+    size_t n = later_steps(d, pre);
+    exec_after(s, pre, n, sql, p, &res);
+    later_drop(d);
+    return res;
+}
+
 /* A write transaction sends nothing until its first statement (or its
  * change counter is asked for): then BEGIN, its start (write_start_sql)
  * and that statement go in one round trip. The start's lock is granted
@@ -244,7 +327,8 @@ static int exec_after(struct store *s, const char *const *pre, size_t npre, cons
 static int start_write(struct store *s, const char *sql, const struct pg_params *p, PGresult **res)
 {
     struct pg_store *d = PG(s);
-    const char *pre[] = {begin_write_sql, write_start_sql[d->lock_shared][d->deferred]};
+    const struct pg_step pre[] = {{begin_write_sql, NULL},
+                                  {write_start_sql[d->lock_shared][d->deferred], NULL}};
     d->begin_pending = d->lock_pending = false;
     return exec_after(s, pre, 2, sql, p, res);
 }
@@ -252,6 +336,8 @@ static int start_write(struct store *s, const char *sql, const struct pg_params 
 static PGresult *exec_in_tx(struct store *s, const char *sql, const struct pg_params *p)
 {
     PGresult *res = NULL;
+    if (PG(s)->nlater)
+        return exec_with_later(s, sql, p);
     if (!PG(s)->lock_pending)
         return exec_prepared(s, sql, p);
     start_write(s, sql, p, &res);
@@ -666,14 +752,22 @@ int pg_commit(struct store *s)
      * needless drop of the caches. */
     PGresult *res = NULL;
     char name[16];
-    const char *pre[] = {commit_sql}, *bump = d->deferred && d->write_tx ? bump_sql : bump_notify_sql;
+    const char *bump = d->deferred && d->write_tx ? bump_sql : bump_notify_sql;
     if (PQstatus(d->conn) != CONNECTION_OK)
-        return d->wrote = false, STORE_ERROR;
+        return later_drop(d), d->wrote = false, STORE_ERROR;
     /* a failed transaction can prepare nothing (and a failed prepare fails
      * it): its COMMIT answers ROLLBACK, an error */
     if (PQtransactionStatus(d->conn) == PQTRANS_INERROR || prepared_slot(s, bump, name) != 0)
-        return d->wrote = false, run_simple(s, commit_sql);
-    int rc = exec_after(s, pre, 1, bump, NULL, &res) == 0 && res ? STORE_OK : STORE_ERROR;
+        return later_drop(d), d->wrote = false, run_simple(s, commit_sql);
+    /* the statements kept for later, the COMMIT, then the bump */
+    struct pg_step pre[PG_LATER_MAX + 1];
+    size_t npre = later_steps(d, pre);
+    pre[npre++] = (struct pg_step){commit_sql, NULL};
+    int rc = exec_after(s, pre, npre, bump, NULL, &res) == 0 && res ? STORE_OK : STORE_ERROR;
+    later_drop(d);
+    /* a kept statement that failed skipped the COMMIT: the transaction is still open */
+    if (rc != STORE_OK && PQstatus(d->conn) == CONNECTION_OK && PQtransactionStatus(d->conn) != PQTRANS_IDLE)
+        run_simple(s, "ROLLBACK");
     if (rc == STORE_OK) {
         if (!(d->deferred && d->write_tx)) {
             /* the commit waited for its own WAL flush: one commit per sync */
@@ -703,6 +797,7 @@ int pg_rollback(struct store *s)
         return STORE_OK;
     d->in_tx = false;
     d->wrote = false;
+    later_drop(d);
     if (d->begin_pending) {
         d->begin_pending = d->lock_pending = false;
         return STORE_OK;

@@ -34,7 +34,24 @@
 #define PG_WRITE_LOCK_KEY "1347571796002"
 #define PG_WRITE_LOCK_SQL "SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK_KEY ")"
 
-enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24 };
+enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24, PG_LATER_MAX = 4 };
+
+/* Parameters of one statement, sent as text (bytes as binary). */
+struct pg_params {
+    int n;
+    const char *values[PG_MAX_PARAMS];
+    int lengths[PG_MAX_PARAMS];
+    int formats[PG_MAX_PARAMS];
+    char num[PG_MAX_PARAMS][24];
+};
+
+/* A statement of a write transaction kept to be sent with the next one
+ * (pg_exec_later); its values live in buf. */
+struct pg_later {
+    const char *sql;
+    struct pg_params p;
+    char *buf;
+};
 
 struct pg_store {
     struct store base;
@@ -53,20 +70,13 @@ struct pg_store {
     uint64_t ticket; /* of the last deferred commit that wrote: a WAL position */
     struct timespec began; /* of the write transaction (metrics) */
     uint64_t version;      /* data_version read before this transaction began */
+    struct pg_later later[PG_LATER_MAX];
+    int nlater;
     /* prepared statements of this connection: slot i is named "s<i>" */
     const char *prepared[PG_STMT_SLOTS];
 };
 
 #define PG(s) ((struct pg_store *)(s))
-
-/* Parameters of one statement, sent as text (bytes as binary). */
-struct pg_params {
-    int n;
-    const char *values[PG_MAX_PARAMS];
-    int lengths[PG_MAX_PARAMS];
-    int formats[PG_MAX_PARAMS];
-    char num[PG_MAX_PARAMS][24];
-};
 
 void pp_text(struct pg_params *p, const char *v); /* NULL: SQL NULL */
 void pp_int(struct pg_params *p, int64_t v);
@@ -84,6 +94,13 @@ PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, 
 /* A statement run for its effect: STORE_OK / CONFLICT / ERROR; *changed
  * (may be NULL) gets the rows it inserted, updated or deleted. */
 int pg_exec(struct store *s, const char *sql, const struct pg_params *p, long *changed);
+/* A write whose caller needs nothing but its success: in a write
+ * transaction that has sent its first statement it is kept and sent with
+ * the next statement or the COMMIT (one round trip fewer), and STORE_OK is
+ * answered now; its failure fails that statement (STORE_ERROR) or the
+ * COMMIT. Elsewhere it runs at once (pg_exec). Code that uses `conn`
+ * directly (COPY) must run one pg_query first. */
+int pg_exec_later(struct store *s, const char *sql, const struct pg_params *p);
 /* A statement that looks for one row: STORE_OK with *out (PQclear it),
  * STORE_NOT_FOUND when it returned none, or an error. */
 int pg_one(struct store *s, const char *sql, const struct pg_params *p, PGresult **out);

@@ -60,7 +60,9 @@ int pg_token_create(struct store *s, const struct token *t)
     pp_text(&a, t->scope);
     pp_int(&a, t->created_at);
     pp_int(&a, t->expires_at);
-    return pg_exec(s, sql, &a, NULL);
+    /* with the COMMIT (or the next statement): a random digest's insert
+     * can fail only with the whole transaction */
+    return pg_exec_later(s, sql, &a);
 }
 
 int pg_token_get(struct store *s, const char *digest, struct token *out)
