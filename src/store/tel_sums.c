@@ -242,6 +242,33 @@ int tel_cmp_hour(const void *pa, const void *pb)
     return memcmp(a->key, b->key, sizeof a->key);
 }
 
+int tel_site_hour_rows(struct tel_sums *m, int (*row)(void *ctx, const struct tel_site_hour_row *r), void *ctx)
+{
+    if (tel_sums_sort(m, tel_cmp_site_hour) != 0)
+        return -1;
+    struct tel_site_hour_row r;
+    for (size_t i = 0; i < m->n;) {
+        const struct tel_minute_item *first = tel_sums_sorted(m, i);
+        memset(&r, 0, sizeof r);
+        r.site_rid = first->key.site_rid;
+        r.hour = first->key.minute - first->key.minute % 3600;
+        r.action = first->key.action;
+        r.policy = first->key.policy;
+        for (; i < m->n; i++) {
+            const struct tel_minute_item *it = tel_sums_sorted(m, i);
+            if (it->key.minute - it->key.minute % 3600 != r.hour || it->key.site_rid != r.site_rid ||
+                it->key.action != r.action || strcmp(it->key.policy, r.policy) != 0)
+                break;
+            tel_vec_set(r.mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
+            r.flows += it->c.flows;
+        }
+        int rc = row(ctx, &r);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 void tel_hour_key_text(const struct tel_hour_key *k, char out[NET_TEXT_MAX])
 {
     int64_t v;

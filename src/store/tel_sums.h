@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/tel_vector.h"
 #include "store/telemetry.h"
 
 struct tel_counts {
@@ -88,6 +89,19 @@ int tel_flow_rollups_days(struct tel_flow_rollups *r);
  * dim, start, key. */
 int tel_cmp_site_hour(const void *a, const void *b);
 int tel_cmp_hour(const void *a, const void *b);
+/* One row of tel_site_hours: a site's hour by action and policy, its
+ * minutes' sums as a vector (tel_vector.h) and its flows. */
+struct tel_site_hour_row {
+    int64_t site_rid, hour, flows;
+    uint8_t action;
+    const char *policy;
+    uint8_t mins[TEL_VEC_BYTES];
+};
+/* Sorts the site minutes (tel_cmp_site_hour) and calls row() with each run
+ * of one site, hour, action and policy. 0, -1 out of memory, or the first
+ * nonzero value row() returned. */
+int tel_site_hour_rows(struct tel_sums *site_minutes, int (*row)(void *ctx, const struct tel_site_hour_row *r),
+                       void *ctx);
 /* The text tel_flow_hours and tel_flow_days keep for a key. */
 void tel_hour_key_text(const struct tel_hour_key *k, char out[NET_TEXT_MAX]);
 void tel_flow_rollups_clear(struct tel_flow_rollups *r);

@@ -5,6 +5,7 @@
 #ifndef PARAPET_PGSQL_PG_ARRAY_H
 #define PARAPET_PGSQL_PG_ARRAY_H
 
+#include <libpq-fe.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -103,5 +104,11 @@ static inline void arr_bytes(struct pg_array *a, const uint8_t *v, size_t n)
     }
     arr_put(a, "\"", 1);
 }
+
+struct store;
+/* Runs sql with the n columns closed (arr_end) as its $1..$n, then frees
+ * and empties them: its result in *res when res is not NULL (pg_query),
+ * else only its outcome (pg_exec). STORE_OK, or the failure's code. */
+int pg_run_columns(struct store *s, const char *sql, struct pg_array *col, int n, PGresult **res);
 
 #endif

@@ -277,30 +277,26 @@ static int insert_slice(struct store *s, struct flow_slice *sl, struct flow_pend
 
 /* ---- the roll-ups written: one statement per table, a row per key ---- */
 
-/* Runs sql with the n columns as array parameters (text), then frees them. */
-static int exec_columns(struct store *s, const char *sql, struct pg_array *col, int n)
-{
-    struct pg_params p = {0};
-    int rc = STORE_OK;
-    for (int c = 0; c < n; c++) {
-        const char *text = arr_end(&col[c]);
-        if (!text)
-            rc = STORE_ERROR;
-        pp_text(&p, text);
-    }
-    if (rc == STORE_OK)
-        rc = pg_exec(s, sql, &p, NULL);
-    for (int c = 0; c < n; c++)
-        free(col[c].p);
-    return rc;
-}
-
 #define ADD_SUMS(table)                                                                                      \
     " DO UPDATE SET bytes = " table ".bytes + excluded.bytes, packets = " table ".packets + excluded.packets, " \
     "flows = " table ".flows + excluded.flows"
 
+/* One row of tel_site_hours (tel_site_hour_rows) into the statement's
+ * columns. */
+static int collect_site_hour(void *ctx, const struct tel_site_hour_row *r)
+{
+    struct pg_array *col = ctx;
+    arr_int(&col[0], r->site_rid);
+    arr_int(&col[1], r->hour);
+    arr_int(&col[2], r->action);
+    arr_text(&col[3], r->policy);
+    arr_bytes(&col[4], r->mins, TEL_VEC_BYTES);
+    arr_int(&col[5], r->flows);
+    return 0;
+}
+
 /* The site minutes as rows of tel_site_hours: each run of one site, hour,
- * action and policy (sorted) becomes one vector added to the row's. */
+ * action and policy becomes one vector added to the row's. */
 static int write_site_hours(struct store *s, struct tel_sums *m)
 {
     static const char sql[] =
@@ -310,29 +306,13 @@ static int write_site_hours(struct store *s, struct tel_sums *m)
         "flows = t.flows + excluded.flows";
     if (!m->n)
         return STORE_OK;
-    if (tel_sums_sort(m, tel_cmp_site_hour) != 0)
-        return STORE_ERROR;
     struct pg_array col[6] = {0};
-    for (size_t i = 0; i < m->n;) {
-        const struct tel_minute_item *first = tel_sums_sorted(m, i);
-        int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
-        uint8_t mins[TEL_VEC_BYTES] = {0};
-        for (; i < m->n; i++) {
-            const struct tel_minute_item *it = tel_sums_sorted(m, i);
-            if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
-                it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
-                break;
-            tel_vec_set(mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
-            flows += it->c.flows;
-        }
-        arr_int(&col[0], first->key.site_rid);
-        arr_int(&col[1], hour);
-        arr_int(&col[2], first->key.action);
-        arr_text(&col[3], first->key.policy);
-        arr_bytes(&col[4], mins, TEL_VEC_BYTES);
-        arr_int(&col[5], flows);
+    if (tel_site_hour_rows(m, collect_site_hour, col) != 0) {
+        for (int i = 0; i < 6; i++)
+            free(col[i].p);
+        return STORE_ERROR;
     }
-    return exec_columns(s, sql, col, 6);
+    return pg_run_columns(s, sql, col, 6, NULL);
 }
 
 /* Per hour (tel_flow_hours) or per day (tel_flow_days), in key order. */
@@ -361,7 +341,7 @@ static int write_hours(struct store *s, struct tel_sums *h, bool days)
         arr_int(&col[5], it->c.packets);
         arr_int(&col[6], it->c.flows);
     }
-    return exec_columns(s, days ? day_sql : sql, col, 7);
+    return pg_run_columns(s, days ? day_sql : sql, col, 7, NULL);
 }
 
 /* ---- the roll-ups by destination (pg/013: tel_dst_sums.h) ---- */

@@ -51,29 +51,6 @@ struct waf_slice {
     size_t n_live;
 };
 
-/* Runs sql with the columns as $1..$n (then emptied): its result when res
- * is not NULL. */
-static int run_columns(struct store *s, const char *sql, struct pg_array *col, int n, PGresult **res)
-{
-    struct pg_params p = {0};
-    int rc = STORE_OK;
-    for (int c = 0; c < n; c++) {
-        const char *text = arr_end(&col[c]);
-        if (!text)
-            rc = STORE_ERROR;
-        pp_text(&p, text);
-    }
-    if (rc == STORE_OK && res)
-        *res = pg_query(s, sql, &p, &rc);
-    else if (rc == STORE_OK)
-        rc = pg_exec(s, sql, &p, NULL);
-    for (int c = 0; c < n; c++) {
-        free(col[c].p);
-        col[c] = (struct pg_array){0};
-    }
-    return rc;
-}
-
 /* ---- 1: duplicates ---- */
 
 struct id_pos {
@@ -102,7 +79,7 @@ static int mark_duplicates(struct store *s, struct waf_slice *sl, size_t *n_new)
     for (size_t k = 0; k < sl->n; k++)
         arr_text(&ids, sl->entry[k]->u.waf.log_id);
     PGresult *res;
-    if (run_columns(s, sql, &ids, 1, &res) != STORE_OK)
+    if (pg_run_columns(s, sql, &ids, 1, &res) != STORE_OK)
         return STORE_ERROR;
     size_t n_known = (size_t)PQntuples(res);
     const char **known = malloc((n_known + 1) * sizeof *known);
@@ -177,7 +154,7 @@ static int load_near(struct store *s, struct waf_slice *sl)
     }
     free(pt);
     PGresult *res;
-    if (run_columns(s, sql, col, 3, &res) != STORE_OK)
+    if (pg_run_columns(s, sql, col, 3, &res) != STORE_OK)
         return STORE_ERROR;
     size_t rows = (size_t)PQntuples(res), cap = rows + sl->n; /* an entry starts one event at most */
     sl->ev = malloc(cap * sizeof *sl->ev);
@@ -354,7 +331,7 @@ static int insert_events(struct store *s, struct waf_slice *sl)
         arr_int(&col[7], w->timestamp);
     }
     PGresult *res = NULL;
-    int rc = n_new ? run_columns(s, sql, col, 8, &res) : STORE_OK;
+    int rc = n_new ? pg_run_columns(s, sql, col, 8, &res) : STORE_OK;
     if (rc == STORE_OK && n_new) {
         qsort(made, n_new, sizeof *made, cmp_id);
         if ((size_t)PQntuples(res) != n_new)
@@ -402,7 +379,7 @@ static int insert_entries(struct store *s, const struct waf_slice *sl)
         arr_text(&col[7], w->path ? w->path : "");
         arr_text(&col[8], w->entry);
     }
-    return run_columns(s, sql, col, 9, NULL);
+    return pg_run_columns(s, sql, col, 9, NULL);
 }
 
 /* The merged events: their entries and counts go to the event they ended
@@ -427,7 +404,7 @@ static int move_merged(struct store *s, const struct waf_slice *sl)
         }
     if (n == 0)
         return STORE_OK;
-    return run_columns(s, sql, col, 2, NULL);
+    return pg_run_columns(s, sql, col, 2, NULL);
 }
 
 /* The spans, counts and severities of the events the slice changed. */
@@ -452,7 +429,7 @@ static int update_events(struct store *s, const struct waf_slice *sl)
     }
     if (n == 0)
         return STORE_OK;
-    return run_columns(s, sql, col, 5, NULL);
+    return pg_run_columns(s, sql, col, 5, NULL);
 }
 
 /* A lone entry in one statement, when it is new and near at most one event

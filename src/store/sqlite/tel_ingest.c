@@ -112,39 +112,23 @@ static int upsert_dst(struct store *s, struct tel_dst_sums *d)
     return STORE_OK;
 }
 
-/* The site minutes as rows of tel_site_hours: each run of one site, hour,
- * action and policy becomes one vector added to the row's. */
-static int upsert_site_hours(struct store *s, struct tel_sums *m)
+/* One row of tel_site_hours (tel_site_hour_rows): its vector added to the
+ * row's. */
+static int upsert_site_hour(void *ctx, const struct tel_site_hour_row *r)
 {
     static const char sql[] = "INSERT INTO tel_site_hours (site_rid, hour, action, policy, mins, flows) "
                               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)" ADD_VECTOR;
-    if (tel_sums_sort(m, tel_cmp_site_hour) != 0)
+    struct store *s = ctx;
+    sqlite3_stmt *st = db_stmt(s, sql);
+    if (!st)
         return STORE_ERROR;
-    for (size_t i = 0; i < m->n;) {
-        const struct tel_minute_item *first = tel_sums_sorted(m, i);
-        int64_t hour = first->key.minute - first->key.minute % 3600, flows = 0;
-        uint8_t mins[TEL_VEC_BYTES] = {0};
-        for (; i < m->n; i++) {
-            const struct tel_minute_item *it = tel_sums_sorted(m, i);
-            if (it->key.minute - it->key.minute % 3600 != hour || it->key.site_rid != first->key.site_rid ||
-                it->key.action != first->key.action || strcmp(it->key.policy, first->key.policy) != 0)
-                break;
-            tel_vec_set(mins, (int)(it->key.minute % 3600 / 60), it->c.bytes, it->c.packets);
-            flows += it->c.flows;
-        }
-        sqlite3_stmt *st = db_stmt(s, sql);
-        if (!st)
-            return STORE_ERROR;
-        sqlite3_bind_int64(st, 1, first->key.site_rid);
-        sqlite3_bind_int64(st, 2, hour);
-        sqlite3_bind_int(st, 3, first->key.action);
-        BIND_TEXT(st, 4, first->key.policy);
-        sqlite3_bind_blob(st, 5, mins, TEL_VEC_BYTES, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(st, 6, flows);
-        if (db_exec_stmt(s, st) != STORE_OK)
-            return STORE_ERROR;
-    }
-    return STORE_OK;
+    sqlite3_bind_int64(st, 1, r->site_rid);
+    sqlite3_bind_int64(st, 2, r->hour);
+    sqlite3_bind_int(st, 3, r->action);
+    BIND_TEXT(st, 4, r->policy);
+    sqlite3_bind_blob(st, 5, r->mins, TEL_VEC_BYTES, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 6, r->flows);
+    return db_exec_stmt(s, st) == STORE_OK ? 0 : STORE_ERROR;
 }
 
 /* Per hour (tel_flow_hours) or per day (tel_flow_days), in key order. */
@@ -182,7 +166,7 @@ static int flush_pending(struct store *s)
     if (!p)
         return STORE_OK;
     int rc = tel_flow_rollups_days(&p->flows) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK &&
-                     upsert_dst(s, &p->dst) == STORE_OK && upsert_site_hours(s, &p->flows.site_minutes) == STORE_OK &&
+                     upsert_dst(s, &p->dst) == STORE_OK && tel_site_hour_rows(&p->flows.site_minutes, upsert_site_hour, s) == 0 &&
                      upsert_hours(s, &p->flows.hours, false) == STORE_OK &&
                      upsert_hours(s, &p->flows.days, true) == STORE_OK
                  ? STORE_OK
