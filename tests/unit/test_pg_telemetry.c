@@ -526,6 +526,21 @@ static char *rows_text(struct side *d, const char *sql)
     return out;
 }
 
+/* Each query answers the same rows, not none, on both sides. */
+static void same_rows(struct side *d, const char *when, const char *const *queries, size_t n)
+{
+    for (size_t q = 0; q < n; q++) {
+        char *a = rows_text(&d[0], queries[q]), *b = rows_text(&d[1], queries[q]);
+        if (strcmp(a, b) != 0) {
+            fprintf(stderr, "  %s: query %zu differs:\n--- sqlite\n%.3000s--- pgsql\n%.3000s", when, q, a, b);
+            unit_failed_checks++;
+        }
+        CHECK(a[0] != '\0');
+        free(a);
+        free(b);
+    }
+}
+
 /* The WAF tables of both sides hold the same rows: events (by port and
  * start), their counts, the entries (their event, text and order of
  * insertion) and no counts or entries of an event that is gone. */
@@ -540,16 +555,7 @@ static void compare_waf_tables(struct side *d, const char *when)
         "l.entry, row_number() OVER (ORDER BY l.lid) FROM tel_waf_logs l LEFT JOIN tel_waf_events e "
         "ON e.weid = l.weid ORDER BY l.log_id",
     };
-    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
-        char *a = rows_text(&d[0], queries[q]), *b = rows_text(&d[1], queries[q]);
-        if (strcmp(a, b) != 0) {
-            fprintf(stderr, "  %s: query %zu differs:\n--- sqlite\n%.3000s--- pgsql\n%.3000s", when, q, a, b);
-            unit_failed_checks++;
-        }
-        CHECK(a[0] != '\0');
-        free(a);
-        free(b);
-    }
+    same_rows(d, when, queries, sizeof queries / sizeof *queries);
 }
 
 /* Per port, four clusters of ten entries: one event each (steps under
@@ -716,16 +722,7 @@ static void compare_flow_tables(struct side *d, const char *when)
         "SELECT site_rid, minute, length(cells) FROM tel_dst_minutes ORDER BY 1, 2",
         "SELECT site_rid, hour, length(cells) FROM tel_dst_hours ORDER BY 1, 2",
     };
-    for (size_t q = 0; q < sizeof queries / sizeof *queries; q++) {
-        char *a = rows_text(&d[0], queries[q]), *b = rows_text(&d[1], queries[q]);
-        if (strcmp(a, b) != 0) {
-            fprintf(stderr, "  %s: query %zu differs:\n--- sqlite\n%.3000s--- pgsql\n%.3000s", when, q, a, b);
-            unit_failed_checks++;
-        }
-        CHECK(a[0] != '\0');
-        free(a);
-        free(b);
-    }
+    same_rows(d, when, queries, sizeof queries / sizeof *queries);
 }
 
 /* A batch that fails after its first chunk was stored (a bad record after

@@ -17,8 +17,7 @@
 
 #include "store/pgsql/db.h"
 #include "store/pgsql/pg_array.h"
-#include "store/tel_dst_sums.h"
-#include "store/tel_sums.h"
+#include "store/tel_flow_sums.h"
 #include "store/tel_vector.h"
 
 enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
@@ -215,42 +214,9 @@ static int copy_rows(struct store *s, const struct pg_array *rows, long expected
     return rc;
 }
 
-/* ---- what new flows add, kept for the write transaction ---- */
-
-struct flow_pending {
-    struct tel_flow_rollups roll;
-    struct tel_dst_sums dst;
-};
-
-static void pending_init(struct flow_pending *p)
-{
-    tel_flow_rollups_init(&p->roll);
-    tel_dst_sums_init(&p->dst);
-}
-
-static void pending_clear(struct flow_pending *p)
-{
-    tel_flow_rollups_clear(&p->roll);
-    tel_dst_sums_clear(&p->dst);
-}
-
-static void pending_free(struct flow_pending *p)
-{
-    tel_flow_rollups_free(&p->roll);
-    tel_dst_sums_free(&p->dst);
-}
-
-static int pending_add(struct flow_pending *p, const struct tel_record *r)
-{
-    return tel_flow_rollups_add(&p->roll, r->place.site_rid, &r->u.flow) == 0 &&
-                   tel_dst_sums_add(&p->dst, r->place.site_rid, &r->u.flow) == 0
-               ? 0
-               : -1;
-}
-
 /* Stores the slice's new rows (the first of a key in the batch); their
  * flows are added to p. */
-static int insert_slice(struct store *s, struct flow_slice *sl, struct flow_pending *p, long *stored)
+static int insert_slice(struct store *s, struct flow_slice *sl, struct tel_flow_sums *p, long *stored)
 {
     static const char head[COPY_HEAD] = "PGCOPY\n\377\r\n"; /* then flags and extension length: zero */
     static const char trailer[2] = {'\377', '\377'};
@@ -263,7 +229,7 @@ static int insert_slice(struct store *s, struct flow_slice *sl, struct flow_pend
             continue;
         put_flow(&rows, sl->r[i]);
         fresh++;
-        if (pending_add(p, sl->r[i]) != 0)
+        if (tel_flow_sums_add(p, sl->r[i]->place.site_rid, &sl->r[i]->u.flow) != 0)
             rc = STORE_ERROR;
     }
     arr_put(&rows, trailer, 2);
@@ -480,10 +446,10 @@ enum { PENDING_SLOTS = 4, PENDING_MAX = 1 << 18 };
 static __thread struct pending_slot {
     struct store *s;
     struct timespec began;
-    struct flow_pending p;
+    struct tel_flow_sums p;
 } pending[PENDING_SLOTS];
 
-static struct flow_pending *pending_for(struct store *s)
+static struct tel_flow_sums *pending_for(struct store *s)
 {
     const struct timespec *began = &PG(s)->began;
     struct pending_slot *free_slot = NULL;
@@ -491,7 +457,7 @@ static struct flow_pending *pending_for(struct store *s)
         struct pending_slot *p = &pending[i];
         if (p->s == s) {
             if (p->began.tv_sec != began->tv_sec || p->began.tv_nsec != began->tv_nsec) {
-                pending_clear(&p->p); /* another transaction's: rolled back */
+                tel_flow_sums_clear(&p->p); /* another transaction's: rolled back */
                 p->began = *began;
             }
             return &p->p;
@@ -503,12 +469,12 @@ static struct flow_pending *pending_for(struct store *s)
         return NULL;
     free_slot->s = s;
     free_slot->began = *began;
-    pending_init(&free_slot->p);
+    tel_flow_sums_init(&free_slot->p);
     return &free_slot->p;
 }
 
 /* Every roll-up's keys written, then the sums emptied. */
-static int write_pending(struct store *s, struct flow_pending *p)
+static int write_pending(struct store *s, struct tel_flow_sums *p)
 {
     int rc = tel_flow_rollups_days(&p->roll) == 0 ? STORE_OK : STORE_ERROR;
     if (rc == STORE_OK)
@@ -519,7 +485,7 @@ static int write_pending(struct store *s, struct flow_pending *p)
         rc = write_hours(s, &p->roll.days, true);
     for (int period = TEL_DST_MINUTES; period <= TEL_DST_DAYS && rc == STORE_OK; period++)
         rc = write_dst(s, &p->dst, period);
-    pending_clear(p);
+    tel_flow_sums_clear(p);
     return rc;
 }
 
@@ -533,7 +499,7 @@ static int end_batch(struct store *s)
         int rc = p->began.tv_sec == PG(s)->began.tv_sec && p->began.tv_nsec == PG(s)->began.tv_nsec
                      ? write_pending(s, &p->p)
                      : STORE_OK;
-        pending_free(&p->p);
+        tel_flow_sums_free(&p->p);
         p->s = NULL;
         return rc;
     }
@@ -545,9 +511,9 @@ static int end_batch(struct store *s)
 static int store_flows(struct store *s, const struct tel_record *recs, size_t n, long *flows, long *stored)
 {
     *flows = *stored = 0;
-    struct flow_pending local, *p = pending_for(s);
+    struct tel_flow_sums local, *p = pending_for(s);
     if (!p) {
-        pending_init(&local);
+        tel_flow_sums_init(&local);
         p = &local;
     }
     static __thread struct flow_slice slice;
@@ -564,10 +530,10 @@ static int store_flows(struct store *s, const struct tel_record *recs, size_t n,
             rc = insert_slice(s, &slice, p, stored);
     }
     if (rc == STORE_OK &&
-        (p == &local || p->roll.hours.n + p->roll.site_minutes.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX))
+        (p == &local || tel_flow_sums_keys(p) > PENDING_MAX))
         rc = write_pending(s, p); /* no slot, or bounded memory for a batch of any size */
     if (p == &local)
-        pending_free(&local);
+        tel_flow_sums_free(&local);
     return rc;
 }
 

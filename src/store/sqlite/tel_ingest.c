@@ -12,8 +12,7 @@
 #include "base/text.h"
 #include "store/sqlite/db.h"
 #include "store/tel_cells.h"
-#include "store/tel_dst_sums.h"
-#include "store/tel_sums.h"
+#include "store/tel_flow_sums.h"
 #include "store/tel_vector.h"
 
 /* ---- flow roll-ups ---- */
@@ -25,8 +24,7 @@
  * commits (flush_pending), or early past PENDING_MAX keys. */
 struct sq_waf_pending; /* sqlite/tel_waf.c */
 struct tel_pending {
-    struct tel_flow_rollups flows;
-    struct tel_dst_sums dst;
+    struct tel_flow_sums flows;
     struct sq_waf_pending *waf; /* what WAF entries add to their events */
 };
 
@@ -46,20 +44,9 @@ static struct tel_pending *pending(struct store *s)
     struct sqlite_store *d = DB(s);
     if (!d->tel_pending && (d->tel_pending = calloc(1, sizeof *d->tel_pending))) {
         d->pending = &pending_steps;
-        tel_flow_rollups_init(&d->tel_pending->flows);
-        tel_dst_sums_init(&d->tel_pending->dst);
+        tel_flow_sums_init(&d->tel_pending->flows);
     }
     return d->tel_pending;
-}
-
-/* Adds one new flow to the roll-ups' sums: its minute and hours
- * (tel_flow_rollups) and its destination (tel_dst_sums). */
-static int add_sums(struct tel_pending *p, const struct tel_record *r)
-{
-    return tel_flow_rollups_add(&p->flows, r->place.site_rid, &r->u.flow) == 0 &&
-                   tel_dst_sums_add(&p->dst, r->place.site_rid, &r->u.flow) == 0
-               ? 0
-               : -1;
 }
 
 static void bind_sums(sqlite3_stmt *st, int first, const struct tel_counts *c)
@@ -165,10 +152,10 @@ static int flush_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return STORE_OK;
-    int rc = tel_flow_rollups_days(&p->flows) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK &&
-                     upsert_dst(s, &p->dst) == STORE_OK && tel_site_hour_rows(&p->flows.site_minutes, upsert_site_hour, s) == 0 &&
-                     upsert_hours(s, &p->flows.hours, false) == STORE_OK &&
-                     upsert_hours(s, &p->flows.days, true) == STORE_OK
+    int rc = tel_flow_rollups_days(&p->flows.roll) == 0 && sq_tel_waf_flush(s, p->waf) == STORE_OK &&
+                     upsert_dst(s, &p->flows.dst) == STORE_OK && tel_site_hour_rows(&p->flows.roll.site_minutes, upsert_site_hour, s) == 0 &&
+                     upsert_hours(s, &p->flows.roll.hours, false) == STORE_OK &&
+                     upsert_hours(s, &p->flows.roll.days, true) == STORE_OK
                  ? STORE_OK
                  : STORE_ERROR;
     drop_pending(s);
@@ -180,8 +167,7 @@ static void drop_pending(struct store *s)
     struct tel_pending *p = DB(s)->tel_pending;
     if (!p)
         return;
-    tel_flow_rollups_free(&p->flows);
-    tel_dst_sums_free(&p->dst);
+    tel_flow_sums_free(&p->flows);
     sq_tel_waf_free(p->waf);
     free(p);
     DB(s)->tel_pending = NULL;
@@ -344,7 +330,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         switch (r->kind) {
         case TEL_FLOW:
             added = insert_flow(s, r);
-            if (added == 1 && add_sums(p, r) != 0)
+            if (added == 1 && tel_flow_sums_add(&p->flows, r->place.site_rid, &r->u.flow) != 0)
                 added = -1;
             break;
         case TEL_DDOS_EVENT: added = upsert_ddos(s, r); break;
@@ -360,7 +346,7 @@ int sq_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
-    if (rc == STORE_OK && p->flows.hours.n + tel_dst_sums_keys(&p->dst) > PENDING_MAX)
+    if (rc == STORE_OK && tel_flow_sums_keys(&p->flows) > PENDING_MAX)
         rc = flush_pending(s); /* bounded memory for a transaction of any size */
     return rc;
 }
