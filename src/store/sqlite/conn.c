@@ -171,7 +171,7 @@ static atomic_int conn_cache_kb; /* 0: SQLite's default (2 MB) */
  * error answer, and the mapped pages count in the process's VmRSS (shared,
  * file-backed: bench/soak reports RssAnon). Writes still go through
  * pwrite. */
-enum { MMAP_BYTES = 2147418112 };
+#define MMAP_PRAGMA "PRAGMA mmap_size=2147418112"
 
 int db_conn_open(struct sqlite_conn *c, const char *path)
 {
@@ -187,13 +187,10 @@ int db_conn_open(struct sqlite_conn *c, const char *path)
     }
     sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
     if (sq_tel_vector_functions(db) != 0 ||
-        db_exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON")) {
+        db_exec_sql(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; " MMAP_PRAGMA)) {
         sqlite3_close(db);
         return -1;
     }
-    char mmap_pragma[48];
-    snprintf(mmap_pragma, sizeof mmap_pragma, "PRAGMA mmap_size=%d", MMAP_BYTES);
-    db_exec_sql(db, mmap_pragma);
     int cache_kb = atomic_load(&conn_cache_kb);
     if (cache_kb > 0) {
         char pragma[48];
