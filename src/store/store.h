@@ -392,8 +392,11 @@ struct store_ops {
     /* The event of `family` with this alert_id whose site still exists
      * (store/telemetry_op.h). */
     int (*tel_op_event_get)(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
-    /* Per-minute flow sums, ascending by minute (*out malloc'd, *n of them). */
-    int (*tel_op_minutes)(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
+    /* Per-minute flow sums, ascending by minute (*out malloc'd, *n of them);
+     * with q->observed_too also those of the observations alone (*observed,
+     * *n_observed; untouched otherwise, and they may be NULL then). */
+    int (*tel_op_minutes)(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
+                          struct tel_minute **observed, size_t *n_observed);
     /* The top keys of a dimension (*out malloc'd, *n of them) and, unless
      * all is NULL, the sums over every key (*all). */
     int (*tel_op_top)(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,

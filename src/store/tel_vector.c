@@ -2,6 +2,7 @@
 #include "store/tel_vector.h"
 
 #include <endian.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/telemetry_op.h"
@@ -76,4 +77,18 @@ void tel_vec_add_to_minutes(struct tel_minute *slots, int64_t first, int64_t fro
         if ((bytes || packets) && hour + 60 * i >= from)
             tel_minutes_add_to(slots, first, to, hour + 60 * i, action, bytes, packets);
     }
+}
+
+void tel_minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_minute **out, size_t *n)
+{
+    size_t used = 0;
+    for (size_t i = 0; i < nslots; i++)
+        if (slots[i].minute)
+            slots[used++] = slots[i];
+    *out = used ? realloc(slots, used * sizeof *slots) : NULL;
+    if (!used)
+        free(slots);
+    else if (!*out)
+        *out = slots; /* shrinking failed: keep the larger block */
+    *n = used;
 }

@@ -32,5 +32,8 @@ void tel_minutes_add_to(struct tel_minute *slots, int64_t first, int64_t to, int
  * start in [from, to) to those slots, as tel_minutes_add_to. */
 void tel_vec_add_to_minutes(struct tel_minute *slots, int64_t first, int64_t from, int64_t to, int64_t hour,
                             int action, const uint8_t *v);
+/* Moves the minutes of the dense slots that saw flows to *out (*n of
+ * them), the slots' block reused (or freed when none did). */
+void tel_minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_minute **out, size_t *n);
 
 #endif

@@ -38,6 +38,9 @@ struct tel_minutes_query {
     const struct tel_range *range; /* NULL: every destination */
     const char *policy;      /* NULL: any */
     int64_t from, to;        /* from <= minute < to */
+    /* with policy NULL: the observations' sums (policy "observed") as well,
+     * apart, read in the same pass (tel_op_minutes' *observed) */
+    bool observed_too;
 };
 
 /* The sums of one minute: [0] passed, [1] dropped. */

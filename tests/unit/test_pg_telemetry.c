@@ -173,20 +173,22 @@ static void ingest_both(struct side *d, const char *ndjson, long stored, long du
     }
 }
 
-/* flow i: to 10.0.0.x from a few sources, over 5 minutes and two hours */
+/* flow i: to 10.0.0.x from a few sources, over 5 minutes and two hours;
+ * every sixth an observation (policy "observed"; in the second hour, which
+ * retention keeps) */
 static char *flows(int from, int to)
 {
-    size_t cap = 320 * (size_t)(to - from) + 1, n = 0;
+    size_t cap = 360 * (size_t)(to - from) + 1, n = 0;
     char *buf = malloc(cap);
     buf[0] = '\0';
     for (int i = from; i < to; i++)
         n += (size_t)snprintf(buf + n, cap - n,
                               "{\"kind\":\"flow\",\"flow_id\":\"f%d\",\"time\":%lld,\"router\":\"r%d\",\"src_ip\":"
                               "\"198.51.100.%d\",\"dst_ip\":\"10.0.0.%d\",\"bytes\":%d,\"packets\":%d,\"protocol\":%d,"
-                              "\"action\":\"%s\",\"src_country\":\"%s\"}\n",
+                              "\"action\":\"%s\",\"src_country\":\"%s\"%s}\n",
                               i, (long long)(T0 + (i % 5) * 60 + (i % 2) * 3600 + i % 7), i % 2, i % 9 + 1,
                               i % 3 + 1, 100 + i, 1 + i % 4, i % 4 ? 6 : 17, i % 3 ? "pass" : "drop",
-                              i % 5 ? "NL" : "DE");
+                              i % 5 ? "NL" : "DE", i % 6 != 3 ? "" : ",\"policy_type\":\"observed\"");
     return buf;
 }
 
@@ -264,18 +266,38 @@ static void compare_flows(struct side *d)
     range.lo[0] = range.hi[0] = NET_V4;
     range.lo[1] = range.hi[1] = 10;
     range.hi[4] = 2;
-    for (int variant = 0; variant < 4; variant++) {
-        struct tel_minutes_query q = {.site_rid = variant < 2 ? d[0].op_site : 0, .customer_id = "c000000000000001",
-                                      .site_kind = "op.site", .range = variant % 2 ? &range : NULL,
-                                      .from = T0 + 30, .to = T0 + 3 * 3600};
-        struct tel_minute *m[2] = {0};
-        size_t n[2] = {0, 1};
+    /* one site or the customer's, a range or none, the observations apart
+     * or not, every policy or the observations only */
+    for (int variant = 0; variant < 16; variant++) {
+        struct tel_minutes_query q = {.site_rid = variant % 4 < 2 ? d[0].op_site : 0,
+                                      .customer_id = "c000000000000001", .site_kind = "op.site",
+                                      .range = variant % 2 ? &range : NULL, .from = T0 + 30, .to = T0 + 3 * 3600,
+                                      .observed_too = variant & 4, .policy = variant & 8 ? "observed" : NULL};
+        struct tel_minute *m[2] = {0}, *obs[2] = {0};
+        size_t n[2] = {0, 1}, nobs[2] = {0, 1};
         for (int i = 0; i < 2; i++)
-            CHECK(d[i].s->ops->tel_op_minutes(d[i].s, &q, &m[i], &n[i]) == STORE_OK);
+            CHECK(d[i].s->ops->tel_op_minutes(d[i].s, &q, &m[i], &n[i], &obs[i], &nobs[i]) == STORE_OK);
         CHECK_INT(n[1], n[0]);
         CHECK(n[0] > 0 && n[0] == n[1] && memcmp(m[0], m[1], n[0] * sizeof *m[0]) == 0);
+        if (q.observed_too && !q.policy) {
+            /* the same sums as a query of the observations alone, on both sides */
+            struct tel_minutes_query alone = q;
+            alone.observed_too = false;
+            alone.policy = "observed";
+            struct tel_minute *a;
+            size_t na;
+            CHECK(d[1].s->ops->tel_op_minutes(d[1].s, &alone, &a, &na, NULL, NULL) == STORE_OK);
+            CHECK(na > 0 && na <= n[0]);
+            for (int i = 0; i < 2; i++)
+                CHECK(nobs[i] == na && memcmp(obs[i], a, na * sizeof *a) == 0);
+            free(a);
+        } else {
+            CHECK(nobs[0] == 0 && nobs[1] == 1); /* untouched */
+        }
         free(m[0]);
         free(m[1]);
+        free(obs[0]);
+        free(obs[1]);
     }
     for (int dim = TEL_DIM_APP; dim <= TEL_DIM_DST_PORT; dim++)
         for (int mode = 0; mode < 3; mode++) {

@@ -262,7 +262,7 @@ TEST(packed_destinations_answer_as_raw)
         struct tel_minute *m = NULL;
         size_t n = 0;
         s->ops->begin(s, false);
-        CHECK(s->ops->tel_op_minutes(s, &q, &m, &n) == STORE_OK);
+        CHECK(s->ops->tel_op_minutes(s, &q, &m, &n, NULL, NULL) == STORE_OK);
         s->ops->rollback(s);
         int64_t got[4] = {0}, minutes = 0;
         for (size_t i = 0; i < n; i++)

@@ -14,12 +14,20 @@ int64_t dash_now(void)
     return (int64_t)time(NULL);
 }
 
-/* Adds b's sums into the ascending list *a (*na of them, room for cap). */
-static int add_minutes(struct tel_minute **a, size_t *na, const struct tel_minute *b, size_t nb)
+/* Adds b's sums into the ascending list *a (*na of them) and frees b (the
+ * first list is taken as it is). */
+static int add_minutes(struct tel_minute **a, size_t *na, struct tel_minute *b, size_t nb)
 {
+    if (!*a) {
+        *a = b;
+        *na = nb;
+        return 0;
+    }
     struct tel_minute *out = malloc((*na + nb + 1) * sizeof *out);
-    if (!out)
+    if (!out) {
+        free(b);
         return -1;
+    }
     size_t i = 0, j = 0, n = 0;
     while (i < *na || j < nb) {
         if (j >= nb || (i < *na && (*a)[i].minute < b[j].minute)) {
@@ -37,30 +45,35 @@ static int add_minutes(struct tel_minute **a, size_t *na, const struct tel_minut
         }
     }
     free(*a);
+    free(b);
     *a = out;
     *na = n;
     return 0;
 }
 
-/* The sums of base over the merged ranges (n 0: every destination). */
+/* The sums of base over the merged ranges (n 0: every destination) and,
+ * with base->observed_too, those of the observations apart (*obs). */
 static int sum_minutes(struct req *r, const struct tel_minutes_query *base, const struct tel_range *ranges, size_t n,
-                       struct tel_minute **out, size_t *nout)
+                       struct tel_minute **out, size_t *nout, struct tel_minute **obs, size_t *nobs)
 {
-    *out = NULL;
-    *nout = 0;
+    *out = *obs = NULL;
+    *nout = *nobs = 0;
     for (size_t i = 0; i < (n ? n : 1); i++) {
         struct tel_minutes_query q = *base;
         q.range = n ? &ranges[i] : NULL;
-        struct tel_minute *part;
-        size_t np;
-        int rc = r->store->ops->tel_op_minutes(r->store, &q, &part, &np);
-        if (rc == STORE_OK && add_minutes(out, nout, part, np) != 0)
+        struct tel_minute *part = NULL, *obs_part = NULL;
+        size_t np = 0, nobs_part = 0;
+        int rc = r->store->ops->tel_op_minutes(r->store, &q, &part, &np, &obs_part, &nobs_part);
+        if (rc != STORE_OK)
+            part = obs_part = NULL, np = nobs_part = 0; /* nothing was made */
+        int added = add_minutes(out, nout, part, np);
+        if (add_minutes(obs, nobs, obs_part, nobs_part) != 0 || added != 0)
             rc = STORE_ERROR;
-        free(part);
         if (rc != STORE_OK) {
             free(*out);
-            *out = NULL;
-            *nout = 0;
+            free(*obs);
+            *out = *obs = NULL;
+            *nout = *nobs = 0;
             reply_store_error(r, rc);
             return -1;
         }
@@ -94,20 +107,13 @@ int dash_minutes(struct req *r, const struct tel_minutes_query *base, struct tel
                  struct tel_minute **out, size_t *nout)
 {
     n = dash_ranges_merge(ranges, n);
-    if (sum_minutes(r, base, ranges, n, out, nout) != 0)
-        return -1;
-    if (base->policy) /* one kind of record only */
-        return 0;
+    /* without a policy, the observations' sums come in the same read */
     struct tel_minutes_query q = *base;
-    q.policy = TEL_POLICY_OBSERVED;
+    q.observed_too = !base->policy;
     struct tel_minute *observed;
     size_t nobs;
-    if (sum_minutes(r, &q, ranges, n, &observed, &nobs) != 0) {
-        free(*out);
-        *out = NULL;
-        *nout = 0;
+    if (sum_minutes(r, &q, ranges, n, out, nout, &observed, &nobs) != 0)
         return -1;
-    }
     dash_prefer_verdicts(*out, *nout, observed, nobs);
     free(observed);
     return 0;

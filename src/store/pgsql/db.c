@@ -80,9 +80,28 @@ void pp_offset(struct pg_params *p, long offset)
 int64_t pg_int(const PGresult *r, int row, int col)
 {
     const char *v = PQgetvalue(r, row, col);
+    if (PQfformat(r, col) == 1) {
+        /* binary: big-endian, as wide as its type (bool 1, int2/4/8) */
+        int len = PQgetlength(r, row, col);
+        if (len < 1 || len > 8)
+            return 0;
+        uint64_t u = (v[0] & 0x80) ? UINT64_MAX : 0;
+        for (int i = 0; i < len; i++)
+            u = u << 8 | (uint8_t)v[i];
+        return (int64_t)u;
+    }
     if (*v == 't')
         return 1;
     return *v == 'f' ? 0 : strtoll(v, NULL, 10);
+}
+
+const uint8_t *pg_bytes(const PGresult *r, int row, int col, size_t *len)
+{
+    *len = 0;
+    if (PQfformat(r, col) != 1)
+        return NULL;
+    *len = (size_t)PQgetlength(r, row, col);
+    return (const uint8_t *)PQgetvalue(r, row, col);
 }
 
 void pg_text(const PGresult *r, int row, int col, char *dst, size_t size)
@@ -139,7 +158,7 @@ static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg
     if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
         return NULL;
     return PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
-                          p ? p->formats : NULL, 0);
+                          p ? p->formats : NULL, p && p->binary_results);
 }
 
 static const char commit_sql[] = "COMMIT";
@@ -181,7 +200,7 @@ enum { PG_PIPE_MAX = PG_LATER_MAX + 2 };
 static int send_step(PGconn *c, const char *name, const struct pg_params *p)
 {
     return PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
-                               p ? p->formats : NULL, 0);
+                               p ? p->formats : NULL, p && p->binary_results);
 }
 
 /* The result of pre[got] in exec_after: true when it succeeded (the

@@ -36,13 +36,17 @@
 
 enum { PG_STMT_SLOTS = 512, PG_MAX_PARAMS = 24, PG_LATER_MAX = 4 };
 
-/* Parameters of one statement, sent as text (bytes as binary). */
+/* Parameters of one statement, sent as text (bytes as binary). With
+ * binary_results the result comes in binary too: bytea as its bytes
+ * (pg_bytes), not as hex text to unescape; every column must then be read
+ * with pg_int, pg_text or pg_bytes (integers, booleans, text and bytea). */
 struct pg_params {
     int n;
     const char *values[PG_MAX_PARAMS];
     int lengths[PG_MAX_PARAMS];
     int formats[PG_MAX_PARAMS];
     char num[PG_MAX_PARAMS][24];
+    bool binary_results;
 };
 
 /* A statement of a write transaction kept to be sent with the next one
@@ -108,7 +112,11 @@ int pg_one(struct store *s, const char *sql, const struct pg_params *p, PGresult
  * booleans (0/1) as integers, NULL as null, everything else as strings. */
 int pg_rows_json(struct store *s, const char *sql, const struct pg_params *p, json_t **out);
 
+/* An integer or boolean column, in text or binary results. */
 int64_t pg_int(const PGresult *r, int row, int col);
+/* A bytea column of binary results (pg_params.binary_results): its bytes
+ * and *len, or NULL when the results are text. */
+const uint8_t *pg_bytes(const PGresult *r, int row, int col, size_t *len);
 /* Copies column col of row into dst[size] ("" when NULL). */
 void pg_text(const PGresult *r, int row, int col, char *dst, size_t size);
 
@@ -206,7 +214,8 @@ int pg_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int
 int pg_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets);
 int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
-int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
+int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
+                      struct tel_minute **observed, size_t *n_observed);
 int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all);
 int pg_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,

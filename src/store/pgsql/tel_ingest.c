@@ -394,7 +394,7 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
     }
     const char *sites = rows.n ? arr_end(&col[0]) : NULL, *starts = rows.n ? arr_end(&col[1]) : NULL;
     if (rc == STORE_OK && rows.n) {
-        struct pg_params p = {0};
+        struct pg_params p = {.binary_results = true};
         pp_text(&p, sites);
         pp_text(&p, starts);
         PGresult *res = sites && starts ? pg_query(s, read_sql[period], &p, &rc) : NULL;
@@ -402,8 +402,8 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
             rc = STORE_ERROR;
         for (int i = 0; res && i < PQntuples(res) && rc == STORE_OK; i++) {
             struct dst_row *row = find_row(&rows, pg_int(res, i, 0), pg_int(res, i, 1));
-            size_t len = 0, n;
-            unsigned char *stored = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 2), &len);
+            size_t len, n;
+            const uint8_t *stored = pg_bytes(res, i, 2, &len);
             uint8_t *sum = NULL;
             if (!row || !stored || !tel_cells_valid(stored, len) ||
                 tel_cells_merge(stored, len, row->cells, row->n, &sum, &n) != 0) {
@@ -413,7 +413,6 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
                 row->cells = sum;
                 row->n = n;
             }
-            PQfreemem(stored);
         }
         PQclear(res);
     }

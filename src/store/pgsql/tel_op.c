@@ -14,18 +14,19 @@
 
 enum { OID_BYTEA = 17 };
 
-/* Copies a bytea column (text output, \x...) into key[size] (zero-filled);
- * its length, -1 when it is not one. */
+/* Copies a bytea column (binary results, or text ones as \x...) into
+ * key[size] (zero-filled); its length, -1 when it is not one. */
 static int col_bytes(const PGresult *res, int row, int col, uint8_t *key, size_t size)
 {
     memset(key, 0, size);
     size_t len = 0;
-    unsigned char *raw = PQunescapeBytea((const unsigned char *)PQgetvalue(res, row, col), &len);
-    if (!raw)
+    const uint8_t *bytes = pg_bytes(res, row, col, &len);
+    unsigned char *raw = bytes ? NULL : PQunescapeBytea((const unsigned char *)PQgetvalue(res, row, col), &len);
+    if (!bytes && !(bytes = raw))
         return -1;
     int n = len <= size ? (int)len : -1;
     if (n > 0)
-        memcpy(key, raw, len);
+        memcpy(key, bytes, len);
     PQfreemem(raw);
     return n;
 }
@@ -161,7 +162,7 @@ int pg_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t 
 {
     static const char sql[] = "SELECT hour, mins FROM tel_site_hours WHERE site_rid = $1 AND hour > $2::bigint - 3600 "
                               "AND hour < $3";
-    struct pg_params p = {0};
+    struct pg_params p = {.binary_results = true};
     pp_int(&p, site_rid);
     pp_int(&p, from);
     pp_int(&p, to);
@@ -190,7 +191,7 @@ int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_i
         "coalesce(e.end_time, 0), e.ip_lo, e.ip_hi FROM tel_ddos_events e JOIN resources s ON s.rid = "
         "e.site_rid WHERE e.alert_id = $1 AND e.family = $2";
     memset(out, 0, sizeof *out);
-    struct pg_params p = {0};
+    struct pg_params p = {.binary_results = true};
     pp_text(&p, alert_id);
     pp_text(&p, family);
     PGresult *res;
@@ -216,15 +217,15 @@ int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_i
 
 /* With a destination range, the minutes' cells (pg/013), matched to the
  * range and the policy here (tel_cells_to_minutes: $4 is only typed);
- * without one, the site-level roll-up (an hour's minutes a row).
- * Parameters: the site ($1 rid, or $1 customer and $5 kind), $2 from, $3
- * to, $4 policy or NULL. */
+ * without one, the site-level roll-up (an hour's minutes a row, and whether
+ * they are observations). Parameters: the site ($1 rid, or $1 customer and
+ * $5 kind), $2 from, $3 to, $4 policy or NULL. */
 #define MINUTES_SQL(sites)                                                                                   \
     "SELECT m.minute, 0, m.cells FROM tel_dst_minutes m WHERE " sites " AND m.minute >= $2 AND m.minute < $3 " \
     "AND ($4::text IS NULL OR $4::text IS NOT NULL)"
 #define SITE_HOURS_SQL(sites)                                                                                \
-    "SELECT m.hour, (m.action <> 0)::int, m.mins FROM tel_site_hours m WHERE " sites                           \
-    " AND m.hour > $2::bigint - 3600 AND m.hour < $3 AND ($4::text IS NULL OR m.policy = $4)"
+    "SELECT m.hour, (m.action <> 0)::int, m.mins, m.policy = '" TEL_POLICY_OBSERVED "' FROM tel_site_hours m "   \
+    "WHERE " sites " AND m.hour > $2::bigint - 3600 AND m.hour < $3 AND ($4::text IS NULL OR m.policy = $4)"
 #define ONE_SITE       "m.site_rid = $1"
 #define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = $1 AND kind = $5)"
 
@@ -232,18 +233,48 @@ int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_i
  * most); retention keeps 35 days by default. */
 enum { MINUTES_MAX_SPAN = 100 * 86400 };
 
-int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
+/* Adds row i (MINUTES_SQL or SITE_HOURS_SQL, binary results) to the slots,
+ * and to obs (when not NULL) what it holds of the observations. */
+static int add_minutes_row(const PGresult *res, int i, const struct tel_minutes_query *q, struct tel_minute *slots,
+                           struct tel_minute *obs, int64_t first, int64_t to)
+{
+    int64_t start = pg_int(res, i, 0);
+    size_t len;
+    const uint8_t *v = pg_bytes(res, i, 2, &len);
+    if (!v)
+        return -1;
+    if (q->range)
+        return tel_cells_to_minutes(slots, first, to, start, v, len, q->range, q->policy) != 0 ||
+                       (obs && tel_cells_to_minutes(obs, first, to, start, v, len, q->range, TEL_POLICY_OBSERVED) != 0)
+                   ? -1
+                   : 0;
+    if (!tel_vec_valid(len))
+        return -1;
+    int action = pg_int(res, i, 1) ? 1 : 0;
+    tel_vec_add_to_minutes(slots, first, q->from, to, start, action, v);
+    if (obs && pg_int(res, i, 3))
+        tel_vec_add_to_minutes(obs, first, q->from, to, start, action, v);
+    return 0;
+}
+
+int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
+                      struct tel_minute **observed, size_t *n_observed)
 {
     static const char *const sql[2][2] = {
         {SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
         {MINUTES_SQL(ONE_SITE), MINUTES_SQL(CUSTOMER_SITES)}};
+    bool obs_too = q->observed_too && !q->policy;
     *out = NULL;
     *n = 0;
+    if (obs_too) {
+        *observed = NULL;
+        *n_observed = 0;
+    }
     int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
     int64_t to = q->to - first > MINUTES_MAX_SPAN ? first + MINUTES_MAX_SPAN : q->to;
     if (to <= first)
         return STORE_OK;
-    struct pg_params p = {0};
+    struct pg_params p = {.binary_results = true};
     if (q->site_rid)
         pp_int(&p, q->site_rid);
     else
@@ -259,45 +290,21 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
         return rc;
     size_t nslots = (size_t)((to - first + 59) / 60);
     struct tel_minute *slots = calloc(nslots, sizeof *slots);
-    if (!slots) {
-        PQclear(res);
-        return STORE_ERROR;
-    }
-    uint8_t mins[TEL_VEC_BYTES];
-    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
-        int action = pg_int(res, i, 1) ? 1 : 0;
-        if (q->range) {
-            size_t len = 0;
-            unsigned char *cells = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 2), &len);
-            if (!cells || tel_cells_to_minutes(slots, first, to, pg_int(res, i, 0), cells, len, q->range,
-                                               q->policy) != 0)
-                rc = STORE_ERROR;
-            PQfreemem(cells);
-            continue;
-        }
-        if (col_bytes(res, i, 2, mins, sizeof mins) != TEL_VEC_BYTES) {
+    struct tel_minute *obs = obs_too ? calloc(nslots, sizeof *obs) : NULL;
+    if (!slots || (obs_too && !obs))
+        rc = STORE_ERROR;
+    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++)
+        if (add_minutes_row(res, i, q, slots, obs, first, to) != 0)
             rc = STORE_ERROR;
-            break;
-        }
-        tel_vec_add_to_minutes(slots, first, q->from, to, pg_int(res, i, 0), action, mins);
-    }
     PQclear(res);
     if (rc != STORE_OK) {
         free(slots);
+        free(obs);
         return rc;
     }
-    size_t used = 0;
-    for (size_t i = 0; i < nslots; i++)
-        if (slots[i].minute)
-            slots[used++] = slots[i];
-    if (!used) {
-        free(slots);
-        return STORE_OK;
-    }
-    *out = realloc(slots, used * sizeof *slots);
-    if (!*out)
-        *out = slots; /* shrinking failed: keep the larger block */
-    *n = used;
+    tel_minutes_compact(slots, nslots, out, n);
+    if (obs_too)
+        tel_minutes_compact(obs, nslots, observed, n_observed);
     return STORE_OK;
 }
 
@@ -394,7 +401,7 @@ static void read_top_row(const PGresult *res, int i, struct tel_top_row *row)
 static int top_dst_hours(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                          struct tel_top_row *all)
 {
-    struct pg_params p = {0};
+    struct pg_params p = {.binary_results = true};
     top_params(&p, q);
     int rc;
     PGresult *res = pg_query(s, dst_rows_sql, &p, &rc);
@@ -403,11 +410,10 @@ static int top_dst_hours(struct store *s, const struct tel_top_query *q, struct 
     struct tel_sums m;
     tel_cells_by_dst_init(&m);
     for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++) {
-        size_t len = 0;
-        unsigned char *cells = PQunescapeBytea((const unsigned char *)PQgetvalue(res, i, 0), &len);
+        size_t len;
+        const uint8_t *cells = pg_bytes(res, i, 0, &len);
         if (!cells || tel_cells_by_dst(&m, cells, len) != 0)
             rc = STORE_ERROR;
-        PQfreemem(cells);
     }
     PQclear(res);
     if (rc == STORE_OK && tel_cells_top(&m, q->by_packets, q->limit, out, n, all) != 0)
@@ -476,7 +482,7 @@ int pg_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range
         return STORE_OK;
     if ((unsigned)order >= sizeof sql / sizeof *sql)
         return STORE_ERROR;
-    struct pg_params p = {0};
+    struct pg_params p = {.binary_results = true};
     pp_int(&p, site_rid);
     pp_int(&p, from);
     pp_int(&p, to);

@@ -157,7 +157,8 @@ int sq_tel_event_stop(struct store *s, const char *alert_id, bool hosts_too, int
 int sq_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t to, int64_t *bytes,
                        int64_t *packets);
 int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
-int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n);
+int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
+                      struct tel_minute **observed, size_t *n_observed);
 int sq_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all);
 int sq_tel_op_tops(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,

@@ -205,7 +205,7 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
     "SELECT m.minute, m.cells FROM tel_dst_minutes m WHERE " sites " AND m.minute >= ?2 AND m.minute < ?3 "  \
     "AND ?4 IS NOT NULL AND ?5 IS NOT NULL"
 #define SITE_HOURS_SQL(sites)                                                                                \
-    "SELECT m.hour, m.action, m.mins FROM tel_site_hours m WHERE " sites                                     \
+    "SELECT m.hour, m.action, m.mins, m.policy = '" TEL_POLICY_OBSERVED "' FROM tel_site_hours m WHERE " sites \
     " AND m.hour > ?2 - 3600 AND m.hour < ?3 AND (?6 IS NULL OR m.policy = ?6) AND ?4 IS NULL"
 #define ONE_SITE      "m.site_rid = ?1"
 #define CUSTOMER_SITES "m.site_rid IN (SELECT rid FROM resources WHERE customer_id = ?7 AND kind = ?8)"
@@ -214,37 +214,53 @@ int sq_tel_op_event_get(struct store *s, const char *family, const char *alert_i
  * most); retention keeps 35 days by default. */
 enum { MINUTES_MAX_SPAN = 100 * 86400 };
 
-/* Moves the minutes that saw flows from the dense slots to *out. */
-static int minutes_compact(struct tel_minute *slots, size_t nslots, struct tel_minute **out, size_t *n)
+/* Adds the row of st (MINUTES_SQL or SITE_HOURS_SQL) to the slots, and to
+ * obs (when not NULL) what it holds of the observations. */
+static int add_minutes_row(sqlite3_stmt *st, const struct tel_minutes_query *q, struct tel_minute *slots,
+                           struct tel_minute *obs, int64_t first, int64_t to)
 {
-    size_t used = 0;
-    for (size_t i = 0; i < nslots; i++)
-        if (slots[i].minute)
-            slots[used++] = slots[i];
-    *out = used ? realloc(slots, used * sizeof *slots) : NULL;
-    if (!used)
-        free(slots);
-    else if (!*out)
-        *out = slots; /* shrinking failed: keep the larger block */
-    *n = used;
-    return STORE_OK;
+    int64_t start = sqlite3_column_int64(st, 0);
+    if (q->range) {
+        const uint8_t *cells = sqlite3_column_blob(st, 1);
+        size_t n = (size_t)sqlite3_column_bytes(st, 1);
+        if (tel_cells_to_minutes(slots, first, to, start, cells, n, q->range, q->policy) != 0 ||
+            (obs && tel_cells_to_minutes(obs, first, to, start, cells, n, q->range, TEL_POLICY_OBSERVED) != 0))
+            return -1;
+        return 0;
+    }
+    if (!tel_vec_valid((size_t)sqlite3_column_bytes(st, 2)))
+        return -1;
+    int action = sqlite3_column_int(st, 1) ? 1 : 0;
+    const uint8_t *mins = sqlite3_column_blob(st, 2);
+    tel_vec_add_to_minutes(slots, first, q->from, to, start, action, mins);
+    if (obs && sqlite3_column_int(st, 3))
+        tel_vec_add_to_minutes(obs, first, q->from, to, start, action, mins);
+    return 0;
 }
 
-int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n)
+int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
+                      struct tel_minute **observed, size_t *n_observed)
 {
     static const char *const sql[2][2] = {{SITE_HOURS_SQL(ONE_SITE), SITE_HOURS_SQL(CUSTOMER_SITES)},
                                           {MINUTES_SQL(ONE_SITE), MINUTES_SQL(CUSTOMER_SITES)}};
+    bool obs_too = q->observed_too && !q->policy;
     *out = NULL;
     *n = 0;
+    if (obs_too) {
+        *observed = NULL;
+        *n_observed = 0;
+    }
     int64_t first = q->from - ((q->from % 60) + 60) % 60; /* the minute holding from */
     int64_t to = q->to - first > MINUTES_MAX_SPAN ? first + MINUTES_MAX_SPAN : q->to;
     if (to <= first)
         return STORE_OK;
     size_t nslots = (size_t)((to - first + 59) / 60);
     struct tel_minute *slots = calloc(nslots, sizeof *slots);
-    sqlite3_stmt *st = slots ? db_stmt(s, sql[q->range != NULL][q->site_rid == 0]) : NULL;
+    struct tel_minute *obs = obs_too ? calloc(nslots, sizeof *obs) : NULL;
+    sqlite3_stmt *st = slots && (obs || !obs_too) ? db_stmt(s, sql[q->range != NULL][q->site_rid == 0]) : NULL;
     if (!st) {
         free(slots);
+        free(obs);
         return STORE_ERROR;
     }
     sqlite3_bind_int64(st, 1, q->site_rid);
@@ -261,28 +277,21 @@ int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
         BIND_TEXT(st, 8, q->site_kind ? q->site_kind : "");
     }
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        int action = sqlite3_column_int(st, 1) ? 1 : 0;
-        if (q->range) {
-            if (tel_cells_to_minutes(slots, first, to, sqlite3_column_int64(st, 0), sqlite3_column_blob(st, 1),
-                                     (size_t)sqlite3_column_bytes(st, 1), q->range, q->policy) != 0) {
-                rc = SQLITE_CORRUPT;
-                break;
-            }
-        } else if (tel_vec_valid((size_t)sqlite3_column_bytes(st, 2))) {
-            tel_vec_add_to_minutes(slots, first, q->from, to, sqlite3_column_int64(st, 0), action,
-                                   sqlite3_column_blob(st, 2));
-        } else {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (add_minutes_row(st, q, slots, obs, first, to) != 0) {
             rc = SQLITE_CORRUPT;
             break;
         }
-    }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) {
         free(slots);
+        free(obs);
         return db_log_error(s, "tel_op_minutes");
     }
-    return minutes_compact(slots, nslots, out, n);
+    tel_minutes_compact(slots, nslots, out, n);
+    if (obs_too)
+        tel_minutes_compact(obs, nslots, observed, n_observed);
+    return STORE_OK;
 }
 
 /* ---- flows: top keys ---- */
