@@ -809,6 +809,55 @@ TEST(flow_duplicates_as_sqlite)
     close_side(&d[1]);
 }
 
+/* Runs sql on a connection of its own to database db; its first value
+ * (as a number), or -1. */
+static long side_sql(const char *db, const char *sql)
+{
+    char url[200];
+    snprintf(url, sizeof url, "postgresql:///%s?host=%s/c&user=parapet", db, cluster);
+    PGconn *c = PQconnectdb(url);
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType st = PQresultStatus(r);
+    long v = st == PGRES_TUPLES_OK && PQntuples(r) ? atol(PQgetvalue(r, 0, 0)) : st == PGRES_COMMAND_OK ? 0 : -1;
+    PQclear(r);
+    PQfinish(c);
+    return v;
+}
+
+/* The raw flows go in by a COPY that runs while the ingest goes on
+ * (pg_copy_start): when it fails, here in the batch's second chunk, the
+ * batch fails (its next statement, or its COMMIT) and stores nothing. */
+TEST(a_failed_copy_fails_its_batch)
+{
+    struct side d = {0};
+    if (!open_side(&d, true, "copyfail")) {
+        CHECK(!"the store opens");
+        close_side(&d);
+        return;
+    }
+    CHECK(side_sql("copyfail", "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS "
+                               "$$BEGIN RAISE EXCEPTION 'refused'; END$$") == 0);
+    CHECK(side_sql("copyfail", "CREATE TRIGGER refuse BEFORE INSERT ON tel_flows FOR EACH ROW "
+                               "WHEN (NEW.bytes = 424242) EXECUTE FUNCTION refuse()") == 0);
+    /* flow 2,500 of 3,000 (the second chunk) has 424,242 bytes */
+    char *batch = keyed_flows(0, 3000, 424242 - 100 - 2500);
+    char msg[TEL_MSG_BUF];
+    struct tel_ingest_result res = {0};
+    CHECK(d.s->ops->begin(d.s, true) == STORE_OK);
+    int ingested = telemetry_ingest(d.s, batch, strlen(batch), TEL_NDJSON, NOW, &res, msg, sizeof msg);
+    int committed = ingested == 0 ? d.s->ops->commit(d.s) : (d.s->ops->rollback(d.s), STORE_ERROR);
+    CHECK(committed != STORE_OK);
+    CHECK_INT(side_sql("copyfail", "SELECT count(*) FROM tel_flows"), 0);
+    CHECK_INT(side_sql("copyfail", "SELECT count(*) FROM tel_site_hours"), 0);
+    /* the same batch once the trigger is gone: every flow */
+    CHECK(side_sql("copyfail", "DROP TRIGGER refuse ON tel_flows") == 0);
+    res = ingest(&d, batch);
+    CHECK_INT(res.stored, 3000);
+    CHECK_INT(side_sql("copyfail", "SELECT count(*) FROM tel_flows"), 3000);
+    free(batch);
+    close_side(&d);
+}
+
 /* The number of monthly partitions of tel_flows (pg/010), or -1. */
 static long flow_months(const char *db)
 {
@@ -882,5 +931,6 @@ TEST(blocks_overlap_as_brute_force)
 }
 
 UNIT_MAIN(UNIT_CASE(pgsql_answers_as_sqlite), UNIT_CASE(waf_grouping_as_sqlite), UNIT_CASE(flow_duplicates_as_sqlite),
+          UNIT_CASE(a_failed_copy_fails_its_batch),
           UNIT_CASE(months_are_partitions),
           UNIT_CASE(blocks_overlap_as_brute_force))

@@ -316,6 +316,8 @@ static size_t later_steps(struct pg_store *d, struct pg_step *steps)
 int pg_exec_later(struct store *s, const char *sql, const struct pg_params *p)
 {
     struct pg_store *d = PG(s);
+    if (pg_copy_wait(s) != STORE_OK)
+        return STORE_ERROR;
     /* the first statement of a write goes at once, with its write lock */
     if (!d->in_tx || !d->write_tx || d->lock_pending || d->nlater == PG_LATER_MAX ||
         PQtransactionStatus(d->conn) != PQTRANS_INTRANS || later_keep(&d->later[d->nlater], sql, p) != 0)
@@ -375,6 +377,8 @@ PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, 
 {
     struct pg_store *d = PG(s);
     *rc = STORE_ERROR;
+    if (pg_copy_wait(s) != STORE_OK)
+        return NULL;
     if (d->begin_pending && !d->write_tx && begin_now(s) != STORE_OK)
         return NULL;
     /* A statement outside a transaction (a background loop's lookup), or
@@ -603,6 +607,7 @@ struct store *pgsql_store_open(const char *conninfo)
 void pg_close(struct store *s)
 {
     struct pg_store *d = PG(s);
+    pg_copy_wait(s);
     if (d->conn)
         PQfinish(d->conn);
     free(d->conninfo);
@@ -754,6 +759,8 @@ int pg_commit(struct store *s)
     struct pg_store *d = PG(s);
     if (!d->in_tx)
         return STORE_ERROR;
+    if (pg_copy_wait(s) != STORE_OK) /* the transaction lacks rows it was given */
+        return pg_rollback(s), STORE_ERROR;
     d->in_tx = false;
     if (d->begin_pending) { /* nothing was read or written */
         d->begin_pending = d->lock_pending = false;
@@ -812,6 +819,7 @@ int pg_commit(struct store *s)
 int pg_rollback(struct store *s)
 {
     struct pg_store *d = PG(s);
+    pg_copy_wait(s);
     if (!d->in_tx)
         return STORE_OK;
     d->in_tx = false;

@@ -76,6 +76,7 @@ struct pg_store {
     uint64_t version;      /* data_version read before this transaction began */
     struct pg_later later[PG_LATER_MAX];
     int nlater;
+    struct pg_copy *copy; /* a COPY under way (pgsql/copy.c), or NULL */
     /* prepared statements of this connection: slot i is named "s<i>" */
     const char *prepared[PG_STMT_SLOTS];
 };
@@ -89,6 +90,15 @@ void pp_bytes(struct pg_params *p, const void *b, int len);
  * a negative offset is 0 (PostgreSQL refuses both). */
 void pp_limit(struct pg_params *p, long limit);
 void pp_offset(struct pg_params *p, long offset);
+
+/* COPY … FROM STDIN (`sql`) of rows[0..len) (COPY's data, complete; taken:
+ * freed by the store) sent by a thread of its own while the caller goes on
+ * (pgsql/copy.c). The connection's next statement, COMMIT or ROLLBACK waits
+ * for it first, and fails when it failed or did not store `expected` rows
+ * (the transaction then commits nothing). STORE_OK when it started. */
+int pg_copy_start(struct store *s, const char *sql, char *rows, size_t len, long expected);
+/* Waits for the COPY under way, if any: STORE_OK when it stored its rows. */
+int pg_copy_wait(struct store *s);
 
 /* Runs `sql` (a string constant: prepared once per connection, keyed by its
  * address) with p (NULL: none). The result (the caller PQclear()s it), or

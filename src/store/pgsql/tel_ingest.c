@@ -192,52 +192,46 @@ static int mark_stored(struct store *s, struct flow_slice *sl)
     return rc;
 }
 
-/* Sends rows (COPY's binary format, header and trailer included) to
- * tel_flows; STORE_OK when all `expected` went in. */
-static int copy_rows(struct store *s, const struct pg_array *rows, long expected)
-{
-    PGconn *c = PG(s)->conn;
-    PGresult *res = PQexec(c, copy_sql);
-    bool copying = PQresultStatus(res) == PGRES_COPY_IN;
-    int rc = copying && !rows->failed && PQputCopyData(c, rows->p, (int)rows->len) == 1 ? STORE_OK : STORE_ERROR;
-    if (copying && PQputCopyEnd(c, rc == STORE_OK ? NULL : "out of memory") != 1)
-        rc = STORE_ERROR;
-    for (; res; res = copying ? PQgetResult(c) : NULL) { /* until libpq has no more results */
-        ExecStatusType st = PQresultStatus(res);
-        if (st == PGRES_FATAL_ERROR || (st == PGRES_COMMAND_OK && atol(PQcmdTuples(res)) != expected)) {
-            fprintf(stderr, "parapet: postgresql: COPY tel_flows: %s", st == PGRES_FATAL_ERROR
-                    ? PQresultErrorMessage(res) : "not every row went in\n");
-            rc = STORE_ERROR;
-        }
-        PQclear(res);
-    }
-    return rc;
-}
-
 /* Stores the slice's new rows (the first of a key in the batch); their
- * flows are added to p. */
+ * flows are added to p. Every row is put in COPY's format before the key
+ * query, those stored already cut out after it; the COPY then runs on a
+ * thread of its own (pg_copy_start) while the flows are summed here and
+ * the next slice is made, and the connection's next statement waits for
+ * it (a failed COPY fails that statement, and so the batch). */
 static int insert_slice(struct store *s, struct flow_slice *sl, struct tel_flow_sums *p, long *stored)
 {
     static const char head[COPY_HEAD] = "PGCOPY\n\377\r\n"; /* then flags and extension length: zero */
     static const char trailer[2] = {'\377', '\377'};
-    int rc = mark_stored(s, sl);
     struct pg_array rows = {0};
-    long fresh = 0;
+    static __thread size_t ends[FLOW_SLICE]; /* row i ends at ends[i] */
     arr_put(&rows, head, COPY_HEAD);
+    for (size_t i = 0; i < sl->n; i++) {
+        put_flow(&rows, sl->r[i]);
+        ends[i] = rows.len;
+    }
+    int rc = rows.failed ? STORE_ERROR : mark_stored(s, sl);
+    long fresh = 0;
+    size_t kept = COPY_HEAD;
     for (size_t i = 0; i < sl->n && rc == STORE_OK; i++) {
+        size_t from = i ? ends[i - 1] : COPY_HEAD;
         if (sl->stored[i])
             continue;
-        put_flow(&rows, sl->r[i]);
+        if (kept != from) /* a row stored already was cut out before this one */
+            memmove(rows.p + kept, rows.p + from, ends[i] - from);
+        kept += ends[i] - from;
         fresh++;
-        if (tel_flow_sums_add(p, sl->r[i]->place.site_rid, &sl->r[i]->u.flow) != 0)
-            rc = STORE_ERROR;
     }
+    rows.len = kept;
     arr_put(&rows, trailer, 2);
     if (rc == STORE_OK && fresh)
-        rc = copy_rows(s, &rows, fresh);
+        rc = rows.failed ? STORE_ERROR : pg_copy_start(s, copy_sql, rows.p, rows.len, fresh);
+    else
+        free(rows.p);
+    for (size_t i = 0; i < sl->n && rc == STORE_OK; i++)
+        if (!sl->stored[i] && tel_flow_sums_add(p, sl->r[i]->place.site_rid, &sl->r[i]->u.flow) != 0)
+            rc = STORE_ERROR;
     if (rc == STORE_OK)
         *stored += fresh;
-    free(rows.p);
     return rc;
 }
 
@@ -768,10 +762,12 @@ int pg_tel_ingest(struct store *s, const struct tel_record *recs, size_t n, stru
         else
             out->duplicates++;
     }
+    /* the flows last: their last COPY goes on while the caller makes the
+     * next call's records (pg_copy_start) */
     long flows, stored, samples, changed;
     if (store_waf(s, recs + waf_from, n - waf_from, out) != STORE_OK ||
-        cover_months(s, recs, n) != STORE_OK || store_flows(s, recs, n, &flows, &stored) != STORE_OK ||
-        store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK)
+        cover_months(s, recs, n) != STORE_OK || store_bandwidth(s, recs, n, &samples, &changed) != STORE_OK ||
+        store_flows(s, recs, n, &flows, &stored) != STORE_OK)
         return STORE_ERROR;
     out->records += flows + samples;
     out->stored += stored + changed;
