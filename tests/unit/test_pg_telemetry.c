@@ -732,6 +732,22 @@ static char *keyed_flows(int from, int count, int bytes_shift)
     return buf;
 }
 
+/* `count` flows n<from>.. within 500 seconds of the second day (a slice's
+ * sites span little time: pgsql/tel_ingest.c reads the stored keys of
+ * those windows rather than looking each key up). */
+static char *narrow_flows(int from, int count, int bytes_shift)
+{
+    size_t cap = 400 * (size_t)count + 1, n = 0;
+    char *buf = malloc(cap), id[32];
+    buf[0] = '\0';
+    for (int i = from; i < from + count; i++) {
+        snprintf(id, sizeof id, "n%d", i);
+        flow_line(buf, cap, &n, id, T0 + 90000 + (i * 7) % 500, i % 4 ? "198.51.100.7" : "0.0.0.0",
+                  100 + i + bytes_shift, i % 4 ? "" : "acl", i % 2 ? "web" : "dns");
+    }
+    return buf;
+}
+
 /* The flow tables of both sides hold the same rows (the raw flows as
  * stored: the first of a key) and roll-ups. */
 static void compare_flow_tables(struct side *d, const char *when)
@@ -798,6 +814,13 @@ TEST(flow_duplicates_as_sqlite)
     compare_flow_tables(d, "rolled back");
     char *later = keyed_flows(6000, 200, 0);
     ingest_both(d, later, 200, 0);
+    /* flows close in time, then a third of them again among new ones */
+    char *close = narrow_flows(0, 3000, 0), *close_again = narrow_flows(2000, 2000, 7);
+    ingest_both(d, close, 3000, 0);
+    ingest_both(d, close_again, 1000, 1000);
+    compare_flow_tables(d, "close in time");
+    free(close);
+    free(close_again);
     compare_flow_tables(d, "after the rollback");
     compare_flows(d);
     free(first);
