@@ -884,14 +884,7 @@ TEST(a_failed_copy_fails_its_batch)
 /* The number of monthly partitions of tel_flows (pg/010), or -1. */
 static long flow_months(const char *db)
 {
-    char url[200];
-    snprintf(url, sizeof url, "postgresql:///%s?host=%s/c&user=parapet", db, cluster);
-    PGconn *c = PQconnectdb(url);
-    PGresult *r = PQexec(c, "SELECT count(*) FROM pg_inherits WHERE inhparent = 'tel_flows'::regclass");
-    long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
-    PQfinish(c);
-    return n;
+    return side_sql(db, "SELECT count(*) FROM pg_inherits WHERE inhparent = 'tel_flows'::regclass");
 }
 
 /* Flows of October and November 2025 go into a partition each, made on
