@@ -267,16 +267,22 @@ static void compare_flows(struct side *d)
     range.lo[1] = range.hi[1] = 10;
     range.hi[4] = 2;
     /* one site or the customer's, a range or none, the observations apart
-     * or not, every policy or the observations only */
-    for (int variant = 0; variant < 16; variant++) {
+     * or not, every policy or the observations only; in a read transaction
+     * (PostgreSQL's rows then come one by one: pg_each_row) or not */
+    for (int variant = 0; variant < 32; variant++) {
         struct tel_minutes_query q = {.site_rid = variant % 4 < 2 ? d[0].op_site : 0,
                                       .customer_id = "c000000000000001", .site_kind = "op.site",
                                       .range = variant % 2 ? &range : NULL, .from = T0 + 30, .to = T0 + 3 * 3600,
                                       .observed_too = variant & 4, .policy = variant & 8 ? "observed" : NULL};
         struct tel_minute *m[2] = {0}, *obs[2] = {0};
         size_t n[2] = {0, 1}, nobs[2] = {0, 1};
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < 2; i++) {
+            if (variant & 16)
+                CHECK(d[i].s->ops->begin(d[i].s, false) == STORE_OK);
             CHECK(d[i].s->ops->tel_op_minutes(d[i].s, &q, &m[i], &n[i], &obs[i], &nobs[i]) == STORE_OK);
+            if (variant & 16)
+                CHECK(d[i].s->ops->rollback(d[i].s) == STORE_OK);
+        }
         CHECK_INT(n[1], n[0]);
         CHECK(n[0] > 0 && n[0] == n[1] && memcmp(m[0], m[1], n[0] * sizeof *m[0]) == 0);
         if (q.observed_too && !q.policy) {

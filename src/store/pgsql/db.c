@@ -412,6 +412,37 @@ PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, 
     return NULL;
 }
 
+int pg_each_row(struct store *s, const char *sql, const struct pg_params *p,
+                int (*fn)(void *arg, const PGresult *res, int row), void *arg)
+{
+    struct pg_store *d = PG(s);
+    int rc = STORE_OK;
+    if (!d->in_tx || d->write_tx) { /* not a read transaction's: as pg_query */
+        PGresult *res = pg_query(s, sql, p, &rc);
+        for (int i = 0; res && i < PQntuples(res) && rc == STORE_OK; i++)
+            if (fn(arg, res, i) != 0)
+                rc = STORE_ERROR;
+        PQclear(res);
+        return rc;
+    }
+    char name[16];
+    if (pg_copy_wait(s) != STORE_OK || (d->begin_pending && begin_now(s) != STORE_OK) ||
+        PQstatus(d->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0 || send_step(d->conn, name, p) != 1)
+        return log_error(s, sql, NULL);
+    PQsetSingleRowMode(d->conn);
+    /* every result is read, whatever fn answers: the connection is then free */
+    for (PGresult *res; (res = PQgetResult(d->conn)); PQclear(res)) {
+        ExecStatusType st = PQresultStatus(res);
+        if (st == PGRES_SINGLE_TUPLE) {
+            if (rc == STORE_OK && fn(arg, res, 0) != 0)
+                rc = STORE_ERROR;
+        } else if (st != PGRES_TUPLES_OK && rc == STORE_OK) {
+            rc = log_error(s, sql, res);
+        }
+    }
+    return rc;
+}
+
 int pg_exec(struct store *s, const char *sql, const struct pg_params *p, long *changed)
 {
     int rc;

@@ -105,6 +105,14 @@ int pg_copy_wait(struct store *s);
  * NULL with *rc STORE_CONFLICT on a constraint violation (unique, foreign
  * key, check: the transaction is then aborted) or STORE_ERROR (logged). */
 PGresult *pg_query(struct store *s, const char *sql, const struct pg_params *p, int *rc);
+/* A read that calls fn(arg, res, row) for each row of its result. In a
+ * read transaction the rows come one by one as the server sends them
+ * (libpq's single-row mode: row 0 of each res), so that the caller's work
+ * on a large answer overlaps the server's sending and no whole result is
+ * held; elsewhere as pg_query. fn returns 0 to go on. STORE_OK, or
+ * STORE_ERROR (a failed statement, or fn's refusal). */
+int pg_each_row(struct store *s, const char *sql, const struct pg_params *p,
+                int (*fn)(void *arg, const PGresult *res, int row), void *arg);
 /* A statement run for its effect: STORE_OK / CONFLICT / ERROR; *changed
  * (may be NULL) gets the rows it inserted, updated or deleted. */
 int pg_exec(struct store *s, const char *sql, const struct pg_params *p, long *changed);

@@ -257,6 +257,18 @@ static int add_minutes_row(const PGresult *res, int i, const struct tel_minutes_
     return 0;
 }
 
+struct minutes_read {
+    const struct tel_minutes_query *q;
+    struct tel_minute *slots, *obs;
+    int64_t first, to;
+};
+
+static int read_minutes(void *arg, const PGresult *res, int row)
+{
+    struct minutes_read *m = arg;
+    return add_minutes_row(res, row, m->q, m->slots, m->obs, m->first, m->to);
+}
+
 int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
                       struct tel_minute **observed, size_t *n_observed)
 {
@@ -284,19 +296,14 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     pp_text(&p, q->policy);
     if (!q->site_rid)
         pp_text(&p, q->site_kind ? q->site_kind : "");
-    int rc;
-    PGresult *res = pg_query(s, sql[q->range != NULL][q->site_rid == 0], &p, &rc);
-    if (!res)
-        return rc;
     size_t nslots = (size_t)((to - first + 59) / 60);
-    struct tel_minute *slots = calloc(nslots, sizeof *slots);
-    struct tel_minute *obs = obs_too ? calloc(nslots, sizeof *obs) : NULL;
-    if (!slots || (obs_too && !obs))
-        rc = STORE_ERROR;
-    for (int i = 0; i < PQntuples(res) && rc == STORE_OK; i++)
-        if (add_minutes_row(res, i, q, slots, obs, first, to) != 0)
-            rc = STORE_ERROR;
-    PQclear(res);
+    struct minutes_read m = {q, calloc(nslots, sizeof *m.slots), obs_too ? calloc(nslots, sizeof *m.obs) : NULL,
+                             first, to};
+    struct tel_minute *slots = m.slots, *obs = m.obs;
+    /* a month of a customer's sites is megabytes of vectors: summed as
+     * they come (pg_each_row) */
+    int rc = !slots || (obs_too && !obs) ? STORE_ERROR
+                                         : pg_each_row(s, sql[q->range != NULL][q->site_rid == 0], &p, read_minutes, &m);
     if (rc != STORE_OK) {
         free(slots);
         free(obs);
