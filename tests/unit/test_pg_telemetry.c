@@ -385,14 +385,23 @@ static void compare_ap(struct side *d, long events, size_t minutes)
         check_same_json("tel_waf_logs_each", each[0], each[1]);
     }
     check_same_json("tel_waf_events_list", strip(rows[0]), strip(rows[1]));
-    struct tel_bw_minute *bw[2] = {0};
-    size_t n[2] = {0, 1};
-    for (int i = 0; i < 2; i++)
-        CHECK(d[i].s->ops->tel_bandwidth_minutes(d[i].s, d[i].ap_rid, T0, NOW, &bw[i], &n[i]) == STORE_OK);
-    CHECK_INT(n[0], minutes);
-    CHECK(n[0] == n[1] && (!n[0] || memcmp(bw[0], bw[1], n[0] * sizeof *bw[0]) == 0));
-    free(bw[0]);
-    free(bw[1]);
+    /* outside a transaction and in a read one (PostgreSQL's rows then come
+     * one by one: pg_each_row) */
+    for (int in_tx = 0; in_tx < 2; in_tx++) {
+        struct tel_bw_minute *bw[2] = {0};
+        size_t n[2] = {0, 1};
+        for (int i = 0; i < 2; i++) {
+            if (in_tx)
+                CHECK(d[i].s->ops->begin(d[i].s, false) == STORE_OK);
+            CHECK(d[i].s->ops->tel_bandwidth_minutes(d[i].s, d[i].ap_rid, T0, NOW, &bw[i], &n[i]) == STORE_OK);
+            if (in_tx)
+                CHECK(d[i].s->ops->rollback(d[i].s) == STORE_OK);
+        }
+        CHECK_INT(n[0], minutes);
+        CHECK(n[0] == n[1] && (!n[0] || memcmp(bw[0], bw[1], n[0] * sizeof *bw[0]) == 0));
+        free(bw[0]);
+        free(bw[1]);
+    }
 }
 
 /* ---- the records ---- */

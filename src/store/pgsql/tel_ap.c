@@ -150,46 +150,59 @@ int pg_tel_waf_logs_each(struct store *s, int64_t weid, long limit, tel_waf_entr
     return STORE_OK;
 }
 
-/* A site's bandwidth a minute, its nodes' samples summed here: summed by
- * PostgreSQL they would go through numeric (the sum of bigint), and a
- * month's 43,200 minutes cost more than the rows' reading. */
+struct bw_read {
+    struct tel_bw_minute *v;
+    size_t n, cap;
+    bool overflow;
+};
+
+/* Adds a sample (a row) to its minute: the last one, or a new one. */
+static int read_sample(void *arg, const PGresult *res, int row)
+{
+    struct bw_read *b = arg;
+    int64_t minute = pg_int(res, row, 0);
+    if (!b->n || b->v[b->n - 1].minute != minute) {
+        if (b->n == b->cap) {
+            size_t cap = b->cap ? 2 * b->cap : 1024;
+            struct tel_bw_minute *v = realloc(b->v, cap * sizeof *v);
+            if (!v)
+                return -1;
+            b->v = v;
+            b->cap = cap;
+        }
+        b->v[b->n++] = (struct tel_bw_minute){.minute = minute};
+    }
+    struct tel_bw_minute *m = &b->v[b->n - 1];
+    b->overflow |= __builtin_add_overflow(m->raw_in, pg_int(res, row, 1), &m->raw_in);
+    b->overflow |= __builtin_add_overflow(m->raw_out, pg_int(res, row, 2), &m->raw_out);
+    b->overflow |= __builtin_add_overflow(m->clean_in, pg_int(res, row, 3), &m->clean_in);
+    b->overflow |= __builtin_add_overflow(m->clean_out, pg_int(res, row, 4), &m->clean_out);
+    return 0;
+}
+
+/* A site's bandwidth a minute, its nodes' samples summed here as they come
+ * (pg_each_row): summed by PostgreSQL they would go through numeric (the
+ * sum of bigint), and a month's 43,200 minutes cost more than the rows'
+ * reading. */
 int pg_tel_bandwidth_minutes(struct store *s, int64_t site_rid, int64_t from, int64_t to, struct tel_bw_minute **out,
                              size_t *n)
 {
     static const char sql[] = "SELECT minute, raw_in, raw_out, clean_in, clean_out FROM tel_bandwidth WHERE "
                               "site_rid = $1 AND minute >= $2 AND minute < $3 ORDER BY minute";
-    *out = NULL;
-    *n = 0;
     struct pg_params p = {.binary_results = true};
     pp_int(&p, site_rid);
     pp_int(&p, from);
     pp_int(&p, to);
-    int rc;
-    PGresult *res = pg_query(s, sql, &p, &rc);
-    if (!res)
-        return rc;
-    size_t rows = (size_t)PQntuples(res), used = 0;
-    if (rows && !(*out = calloc(rows, sizeof **out))) {
-        PQclear(res);
-        return STORE_ERROR;
+    struct bw_read b = {0};
+    int rc = pg_each_row(s, sql, &p, read_sample, &b);
+    if (rc == STORE_OK && b.overflow) /* as SQLite's sum() refuses it */
+        rc = STORE_ERROR;
+    if (rc != STORE_OK) {
+        free(b.v);
+        b.v = NULL;
+        b.n = 0;
     }
-    bool overflow = false;
-    for (size_t i = 0; i < rows; i++) {
-        int64_t minute = pg_int(res, (int)i, 0);
-        if (!used || (*out)[used - 1].minute != minute)
-            (*out)[used++].minute = minute;
-        struct tel_bw_minute *m = &(*out)[used - 1];
-        overflow |= __builtin_add_overflow(m->raw_in, pg_int(res, (int)i, 1), &m->raw_in);
-        overflow |= __builtin_add_overflow(m->raw_out, pg_int(res, (int)i, 2), &m->raw_out);
-        overflow |= __builtin_add_overflow(m->clean_in, pg_int(res, (int)i, 3), &m->clean_in);
-        overflow |= __builtin_add_overflow(m->clean_out, pg_int(res, (int)i, 4), &m->clean_out);
-    }
-    PQclear(res);
-    if (overflow) { /* as SQLite's sum() refuses it */
-        free(*out);
-        *out = NULL;
-        return STORE_ERROR;
-    }
-    *n = used;
-    return STORE_OK;
+    *out = b.v;
+    *n = b.n;
+    return rc;
 }
