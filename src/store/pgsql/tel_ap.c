@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "store/pgsql/db.h"
 
 /* $1 customer, $2 site rid, $3 from, $4 to: the events overlapping [from, to]. */
@@ -162,14 +163,8 @@ static int read_sample(void *arg, const PGresult *res, int row)
     struct bw_read *b = arg;
     int64_t minute = pg_int(res, row, 0);
     if (!b->n || b->v[b->n - 1].minute != minute) {
-        if (b->n == b->cap) {
-            size_t cap = b->cap ? 2 * b->cap : 1024;
-            struct tel_bw_minute *v = realloc(b->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            b->v = v;
-            b->cap = cap;
-        }
+        if (GROW_FOR(b->v, b->cap, b->n, 1024) != 0)
+            return -1;
         b->v[b->n++] = (struct tel_bw_minute){.minute = minute};
     }
     struct tel_bw_minute *m = &b->v[b->n - 1];

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "store/pgsql/db.h"
 #include "store/pgsql/pg_array.h"
 #include "store/tel_flow_sums.h"
@@ -322,14 +323,8 @@ struct dst_rows {
 static int collect_row(void *ctx, int64_t site_rid, int64_t start, const uint8_t *cells, size_t n)
 {
     struct dst_rows *r = ctx;
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 64;
-        struct dst_row *v = realloc(r->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        r->v = v;
-        r->cap = cap;
-    }
+    if (GROW_FOR(r->v, r->cap, r->n, 64) != 0)
+        return -1;
     uint8_t *copy = malloc(n ? n : 1);
     if (!copy)
         return -1;
