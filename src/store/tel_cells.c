@@ -189,6 +189,26 @@ int tel_cells_to_minutes(struct tel_minute *slots, int64_t first, int64_t to, in
     return rc < 0 ? -1 : 0;
 }
 
+int tel_minutes_add_row(const struct tel_minutes_query *q, const struct tel_minutes_row *r, struct tel_minute *slots,
+                        struct tel_minute *obs, int64_t first, int64_t to)
+{
+    if (!r->v && r->len)
+        return -1;
+    if (q->range) /* (an empty value is no cells: SQLite reads it as NULL) */
+        return tel_cells_to_minutes(slots, first, to, r->start, r->v, r->len, q->range, q->policy) != 0 ||
+                       (obs && tel_cells_to_minutes(obs, first, to, r->start, r->v, r->len, q->range,
+                                                    TEL_POLICY_OBSERVED) != 0)
+                   ? -1
+                   : 0;
+    if (!tel_vec_valid(r->len))
+        return -1;
+    int action = r->action ? 1 : 0;
+    tel_vec_add_to_minutes(slots, first, q->from, to, r->start, action, r->v);
+    if (obs && r->observed)
+        tel_vec_add_to_minutes(obs, first, q->from, to, r->start, action, r->v);
+    return 0;
+}
+
 void tel_cells_by_dst_init(struct tel_sums *m)
 {
     tel_sums_init(m, sizeof(struct tel_dst_sum), sizeof ((struct tel_dst_sum *)0)->dst);

@@ -60,6 +60,22 @@ void tel_cells_buf_free(struct tel_cells_buf *b);
 int tel_cells_to_minutes(struct tel_minute *slots, int64_t first, int64_t to, int64_t minute, const uint8_t *v,
                          size_t n, const struct tel_range *range, const char *policy);
 
+/* One row of a store's minutes query (tel_op_minutes): with q->range, a
+ * minute's cells (start: the minute); without, the vector of an hour
+ * (start) of one action, and whether its policy is the observations'. */
+struct tel_minutes_row {
+    int64_t start;
+    const uint8_t *v;
+    size_t len;
+    int action;    /* without a range only */
+    bool observed; /* without a range only */
+};
+/* Adds the row to the dense slots of the minutes [first, to) and, when obs
+ * is not NULL, what it holds of the observations to obs. 0, or -1
+ * malformed. */
+int tel_minutes_add_row(const struct tel_minutes_query *q, const struct tel_minutes_row *r, struct tel_minute *slots,
+                        struct tel_minute *obs, int64_t first, int64_t to);
+
 /* Sums per destination: a tel_sums map of these (tel_cells_by_dst_init). */
 struct tel_dst_sum {
     uint8_t dst[24]; /* the address key, zero-padded to keep the counts aligned */

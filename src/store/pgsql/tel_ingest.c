@@ -224,8 +224,10 @@ static int insert_slice(struct store *s, struct flow_slice *sl, struct tel_flow_
     }
     rows.len = kept;
     arr_put(&rows, trailer, 2);
+    if (rows.failed)
+        rc = STORE_ERROR;
     if (rc == STORE_OK && fresh)
-        rc = rows.failed ? STORE_ERROR : pg_copy_start(s, copy_sql, rows.p, rows.len, fresh);
+        rc = pg_copy_start(s, copy_sql, rows.p, rows.len, fresh); /* takes rows.p */
     else
         free(rows.p);
     for (size_t i = 0; i < sl->n && rc == STORE_OK; i++)

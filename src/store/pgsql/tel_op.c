@@ -238,23 +238,13 @@ enum { MINUTES_MAX_SPAN = 100 * 86400 };
 static int add_minutes_row(const PGresult *res, int i, const struct tel_minutes_query *q, struct tel_minute *slots,
                            struct tel_minute *obs, int64_t first, int64_t to)
 {
-    int64_t start = pg_int(res, i, 0);
-    size_t len;
-    const uint8_t *v = pg_bytes(res, i, 2, &len);
-    if (!v)
-        return -1;
-    if (q->range)
-        return tel_cells_to_minutes(slots, first, to, start, v, len, q->range, q->policy) != 0 ||
-                       (obs && tel_cells_to_minutes(obs, first, to, start, v, len, q->range, TEL_POLICY_OBSERVED) != 0)
-                   ? -1
-                   : 0;
-    if (!tel_vec_valid(len))
-        return -1;
-    int action = pg_int(res, i, 1) ? 1 : 0;
-    tel_vec_add_to_minutes(slots, first, q->from, to, start, action, v);
-    if (obs && pg_int(res, i, 3))
-        tel_vec_add_to_minutes(obs, first, q->from, to, start, action, v);
-    return 0;
+    struct tel_minutes_row row = {.start = pg_int(res, i, 0)};
+    row.v = pg_bytes(res, i, 2, &row.len);
+    if (!q->range) {
+        row.action = (int)pg_int(res, i, 1);
+        row.observed = pg_int(res, i, 3) != 0;
+    }
+    return tel_minutes_add_row(q, &row, slots, obs, first, to);
 }
 
 struct minutes_read {

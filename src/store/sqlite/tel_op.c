@@ -219,23 +219,14 @@ enum { MINUTES_MAX_SPAN = 100 * 86400 };
 static int add_minutes_row(sqlite3_stmt *st, const struct tel_minutes_query *q, struct tel_minute *slots,
                            struct tel_minute *obs, int64_t first, int64_t to)
 {
-    int64_t start = sqlite3_column_int64(st, 0);
-    if (q->range) {
-        const uint8_t *cells = sqlite3_column_blob(st, 1);
-        size_t n = (size_t)sqlite3_column_bytes(st, 1);
-        if (tel_cells_to_minutes(slots, first, to, start, cells, n, q->range, q->policy) != 0 ||
-            (obs && tel_cells_to_minutes(obs, first, to, start, cells, n, q->range, TEL_POLICY_OBSERVED) != 0))
-            return -1;
-        return 0;
+    int col = q->range ? 1 : 2;
+    struct tel_minutes_row row = {sqlite3_column_int64(st, 0), sqlite3_column_blob(st, col),
+                                  (size_t)sqlite3_column_bytes(st, col), 0, false};
+    if (!q->range) {
+        row.action = sqlite3_column_int(st, 1);
+        row.observed = sqlite3_column_int(st, 3) != 0;
     }
-    if (!tel_vec_valid((size_t)sqlite3_column_bytes(st, 2)))
-        return -1;
-    int action = sqlite3_column_int(st, 1) ? 1 : 0;
-    const uint8_t *mins = sqlite3_column_blob(st, 2);
-    tel_vec_add_to_minutes(slots, first, q->from, to, start, action, mins);
-    if (obs && sqlite3_column_int(st, 3))
-        tel_vec_add_to_minutes(obs, first, q->from, to, start, action, mins);
-    return 0;
+    return tel_minutes_add_row(q, &row, slots, obs, first, to);
 }
 
 int sq_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
