@@ -1,18 +1,33 @@
 /* pgsql/pg_array.c — see pgsql/pg_array.h. */
 #include "store/pgsql/pg_array.h"
 
+#include <limits.h>
+
 #include "store/pgsql/db.h"
+
+bool arr_param(struct pg_array *a, struct pg_params *p)
+{
+    if (a->failed || !a->n || a->len > INT_MAX)
+        return false;
+    uint8_t *h = (uint8_t *)a->p;
+    pg_put_be32(h, 1);      /* dimensions */
+    pg_put_be32(h + 4, 0);  /* no NULLs */
+    pg_put_be32(h + 8, a->type);
+    pg_put_be32(h + 12, (uint32_t)a->n);
+    pg_put_be32(h + 16, 1); /* lower bound */
+    pp_bytes(p, a->p, (int)a->len);
+    return true;
+}
 
 int pg_run_columns(struct store *s, const char *sql, struct pg_array *col, int n, PGresult **res)
 {
     struct pg_params p = {0};
     int rc = STORE_OK;
-    for (int c = 0; c < n; c++) {
-        const char *text = arr_end(&col[c]);
-        if (!text)
+    if (res)
+        *res = NULL;
+    for (int c = 0; c < n; c++)
+        if (!arr_param(&col[c], &p))
             rc = STORE_ERROR;
-        pp_text(&p, text);
-    }
     if (rc == STORE_OK && res)
         *res = pg_query(s, sql, &p, &rc);
     else if (rc == STORE_OK)

@@ -23,75 +23,7 @@
 
 enum { FLOW_SLICE = 4096, FLOW_COLS = 17 };
 
-/* ---- PostgreSQL's binary formats ----
- * A field (of a binary array or of a row of COPY's binary format) is its
- * length as a big-endian int32 and its bytes; int8 is 8 big-endian bytes,
- * text and bytea their bytes. Nothing to parse nor hex to decode on the
- * server's side. */
-enum { OID_INT8 = 20, ARRAY_HEAD = 20, COPY_HEAD = 19 };
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
-}
-
-static void wire_field(struct pg_array *w, const void *v, size_t len)
-{
-    uint8_t word[4];
-    put_be32(word, (uint32_t)len);
-    arr_put(w, (const char *)word, 4);
-    arr_put(w, v, len);
-}
-
-static void wire_int(struct pg_array *w, int64_t v)
-{
-    uint8_t be[8];
-    put_be32(be, (uint32_t)((uint64_t)v >> 32));
-    put_be32(be + 4, (uint32_t)v);
-    wire_field(w, be, 8);
-}
-
-static void wire_text(struct pg_array *w, const char *v)
-{
-    wire_field(w, v, strlen(v));
-}
-
-/* A one-dimensional int8[] without NULLs (array_recv's format): its header
- * is reserved by the first element and filled by bin_end. */
-struct bin_array {
-    struct pg_array w;
-    int32_t n;
-};
-
-static void bin_int(struct bin_array *b, int64_t v)
-{
-    if (!b->w.len) {
-        static const char head[ARRAY_HEAD];
-        arr_put(&b->w, head, ARRAY_HEAD);
-    }
-    wire_int(&b->w, v);
-    b->n++;
-}
-
-/* The array as a binary parameter of p; false when memory ran out. */
-static bool bin_end(struct bin_array *b, struct pg_params *p)
-{
-    static const uint8_t empty[12]; /* ndim 0: the element type is not read */
-    if (b->w.failed)
-        return false;
-    if (!b->n) {
-        pp_bytes(p, empty, sizeof empty);
-        return true;
-    }
-    uint8_t *h = (uint8_t *)b->w.p;
-    put_be32(h, 1);        /* ndim */
-    put_be32(h + 4, 0);    /* no NULLs */
-    put_be32(h + 8, OID_INT8);
-    put_be32(h + 12, (uint32_t)b->n);
-    put_be32(h + 16, 1);   /* lower bound */
-    pp_bytes(p, b->w.p, (int)b->w.len);
-    return true;
-}
+enum { COPY_HEAD = 19 };
 
 /* ---- the raw flows of a slice ---- */
 
@@ -168,19 +100,15 @@ static void put_flow(struct pg_array *w, const struct tel_record *r)
 /* Marks the slice's keys that tel_flows holds already. */
 static int mark_stored(struct store *s, struct flow_slice *sl)
 {
-    struct bin_array key[3] = {0};
+    struct pg_array key[3] = {0};
     for (size_t i = 0; i < sl->n; i++) {
-        bin_int(&key[0], sl->r[i]->place.site_rid);
-        bin_int(&key[1], sl->r[i]->u.flow.time);
-        bin_int(&key[2], (int64_t)sl->r[i]->u.flow.fid);
+        arr_int(&key[0], sl->r[i]->place.site_rid);
+        arr_int(&key[1], sl->r[i]->u.flow.time);
+        arr_int(&key[2], (int64_t)sl->r[i]->u.flow.fid);
     }
-    struct pg_params p = {0};
-    int rc = STORE_OK;
-    for (int c = 0; c < 3; c++)
-        if (!bin_end(&key[c], &p))
-            rc = STORE_ERROR;
-    PGresult *res = rc == STORE_OK ? pg_query(s, stored_sql, &p, &rc) : NULL;
-    for (int k = 0; res && k < PQntuples(res) && rc == STORE_OK; k++) {
+    PGresult *res;
+    int rc = pg_run_columns(s, stored_sql, key, 3, &res);
+    for (int k = 0; rc == STORE_OK && k < PQntuples(res); k++) {
         int64_t ord = pg_int(res, k, 0);
         if (ord < 1 || ord > (int64_t)sl->n)
             rc = STORE_ERROR;
@@ -188,8 +116,6 @@ static int mark_stored(struct store *s, struct flow_slice *sl)
             sl->stored[ord - 1] = true;
     }
     PQclear(res);
-    for (int c = 0; c < 3; c++)
-        free(key[c].w.p);
     return rc;
 }
 
@@ -383,12 +309,10 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
         arr_int(&col[0], rows.v[i].site_rid);
         arr_int(&col[1], rows.v[i].start);
     }
-    const char *sites = rows.n ? arr_end(&col[0]) : NULL, *starts = rows.n ? arr_end(&col[1]) : NULL;
     if (rc == STORE_OK && rows.n) {
         struct pg_params p = {.binary_results = true};
-        pp_text(&p, sites);
-        pp_text(&p, starts);
-        PGresult *res = sites && starts ? pg_query(s, read_sql[period], &p, &rc) : NULL;
+        PGresult *res = arr_param(&col[0], &p) && arr_param(&col[1], &p) ? pg_query(s, read_sql[period], &p, &rc)
+                                                                          : NULL;
         if (!res && rc == STORE_OK)
             rc = STORE_ERROR;
         for (int i = 0; res && i < PQntuples(res) && rc == STORE_OK; i++) {
@@ -409,15 +333,8 @@ static int write_dst(struct store *s, struct tel_dst_sums *d, enum tel_dst_perio
     }
     for (size_t i = 0; i < rows.n && rc == STORE_OK; i++)
         arr_bytes(&col[2], rows.v[i].cells, rows.v[i].n);
-    if (rc == STORE_OK && rows.n) {
-        struct pg_params p = {0};
-        const char *cells = arr_end(&col[2]);
-        pp_text(&p, sites);
-        pp_text(&p, starts);
-        pp_text(&p, cells);
-        long changed;
-        rc = sites && starts && cells ? pg_exec(s, write_sql[period], &p, &changed) : STORE_ERROR;
-    }
+    if (rc == STORE_OK && rows.n)
+        rc = pg_run_columns(s, write_sql[period], col, 3, NULL);
     for (size_t i = 0; i < rows.n; i++)
         free(rows.v[i].cells);
     free(rows.v);
@@ -633,12 +550,9 @@ static int flush_bandwidth(struct store *s, struct pg_array *col, long *stored)
 {
     struct pg_params p = {0};
     int rc = STORE_OK;
-    for (int c = 0; c < BW_COLS; c++) {
-        const char *text = arr_end(&col[c]);
-        if (!text)
+    for (int c = 0; c < BW_COLS; c++)
+        if (!arr_param(&col[c], &p))
             rc = STORE_ERROR;
-        pp_text(&p, text);
-    }
     long changed = 0;
     if (rc == STORE_OK)
         rc = pg_exec(s, bandwidth_sql, &p, &changed);
