@@ -115,10 +115,14 @@ void pg_text(const PGresult *r, int row, int col, char *dst, size_t size)
 
 /* ---- statements ---- */
 
-/* The slot of a statement on this connection, preparing it on first use. */
-static int prepared_slot(struct store *s, const char *sql, char name[16])
+/* The slot of a statement on this connection, preparing it on first use;
+ * "" for one planned each time it runs (pg_params.plan_each_time). */
+static int prepared_slot(struct store *s, const char *sql, const struct pg_params *p, char name[16])
 {
     struct pg_store *d = PG(s);
+    name[0] = '\0';
+    if (p && p->plan_each_time)
+        return 0;
     size_t h = ((uintptr_t)sql >> 3) % PG_STMT_SLOTS;
     for (size_t probe = 0; probe < PG_STMT_SLOTS; probe++) {
         size_t i = (h + probe) % PG_STMT_SLOTS;
@@ -155,8 +159,10 @@ static int ensure_connected(struct store *s);
 static PGresult *exec_prepared(struct store *s, const char *sql, const struct pg_params *p)
 {
     char name[16];
-    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0)
+    if (PQstatus(PG(s)->conn) != CONNECTION_OK || prepared_slot(s, sql, p, name) != 0)
         return NULL;
+    if (!name[0])
+        return PQexecParams(PG(s)->conn, sql, p->n, NULL, p->values, p->lengths, p->formats, p->binary_results);
     return PQexecPrepared(PG(s)->conn, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
                           p ? p->formats : NULL, p && p->binary_results);
 }
@@ -197,8 +203,11 @@ struct pg_step {
 
 enum { PG_PIPE_MAX = PG_LATER_MAX + 2 };
 
-static int send_step(PGconn *c, const char *name, const struct pg_params *p)
+/* Sends the statement sql, prepared as `name` (prepared_slot; "": planned now). */
+static int send_step(PGconn *c, const char *sql, const char *name, const struct pg_params *p)
 {
+    if (!name[0])
+        return PQsendQueryParams(c, sql, p->n, NULL, p->values, p->lengths, p->formats, p->binary_results);
     return PQsendQueryPrepared(c, name, p ? p->n : 0, p ? p->values : NULL, p ? p->lengths : NULL,
                                p ? p->formats : NULL, p && p->binary_results);
 }
@@ -230,15 +239,15 @@ static int exec_after(struct store *s, const struct pg_step *pre, size_t npre, c
     if (npre > PG_PIPE_MAX || PQstatus(c) != CONNECTION_OK)
         return -1;
     for (size_t i = 0; i < npre; i++)
-        if (prepared_slot(s, pre[i].sql, names[i]) != 0)
+        if (prepared_slot(s, pre[i].sql, pre[i].p, names[i]) != 0)
             return -1;
-    if ((sql && prepared_slot(s, sql, name) != 0) || !PQenterPipelineMode(c))
+    if ((sql && prepared_slot(s, sql, p, name) != 0) || !PQenterPipelineMode(c))
         return -1;
     bool sent = true;
     for (size_t i = 0; i < npre && sent; i++)
-        sent = send_step(c, names[i], pre[i].p) == 1;
+        sent = send_step(c, pre[i].sql, names[i], pre[i].p) == 1;
     if (sql)
-        sent = sent && send_step(c, name, p) == 1;
+        sent = sent && send_step(c, sql, name, p) == 1;
     sent = sent && PQpipelineSync(c) == 1;
     bool pre_ok = sent;
     for (size_t got = 0; sent;) {
@@ -427,7 +436,7 @@ int pg_each_row(struct store *s, const char *sql, const struct pg_params *p,
     }
     char name[16];
     if (pg_copy_wait(s) != STORE_OK || (d->begin_pending && begin_now(s) != STORE_OK) ||
-        PQstatus(d->conn) != CONNECTION_OK || prepared_slot(s, sql, name) != 0 || send_step(d->conn, name, p) != 1)
+        PQstatus(d->conn) != CONNECTION_OK || prepared_slot(s, sql, p, name) != 0 || send_step(d->conn, sql, name, p) != 1)
         return log_error(s, sql, NULL);
     PQsetSingleRowMode(d->conn);
     /* every result is read, whatever fn answers: the connection is then free */
@@ -814,7 +823,7 @@ int pg_commit(struct store *s)
         return later_drop(d), d->wrote = false, STORE_ERROR;
     /* a failed transaction can prepare nothing (and a failed prepare fails
      * it): its COMMIT answers ROLLBACK, an error */
-    if (PQtransactionStatus(d->conn) == PQTRANS_INERROR || prepared_slot(s, bump, name) != 0)
+    if (PQtransactionStatus(d->conn) == PQTRANS_INERROR || prepared_slot(s, bump, NULL, name) != 0)
         return later_drop(d), d->wrote = false, run_simple(s, commit_sql);
     /* the statements kept for later, the COMMIT, then the bump */
     struct pg_step pre[PG_LATER_MAX + 1];

@@ -47,6 +47,10 @@ struct pg_params {
     int formats[PG_MAX_PARAMS];
     char num[PG_MAX_PARAMS][24];
     bool binary_results;
+    /* planned with these values each time it runs, not prepared once: for
+     * a statement whose best plan depends on how much the tables hold (a
+     * generic plan made while they were small can stay bad) */
+    bool plan_each_time;
 };
 
 /* A statement of a write transaction kept to be sent with the next one
