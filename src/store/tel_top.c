@@ -34,6 +34,19 @@ void tel_top_sums_free(struct tel_top_sums *t)
     tel_sums_free(&t->keys);
 }
 
+enum tel_key_type tel_dim_key_type(int dim)
+{
+    switch (dim) {
+    case TEL_DIM_AS:
+    case TEL_DIM_PROTOCOL:
+    case TEL_DIM_SRC_PORT:
+    case TEL_DIM_DST_PORT: return TEL_KEY_INT;
+    case TEL_DIM_DST:
+    case TEL_DIM_SRC: return TEL_KEY_ADDR;
+    default: return TEL_KEY_TEXT; /* application, country */
+    }
+}
+
 int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr, const char *text,
                      const char *country, int64_t bytes, int64_t packets)
 {

@@ -16,6 +16,9 @@
 
 enum tel_key_type { TEL_KEY_INT, TEL_KEY_ADDR, TEL_KEY_TEXT };
 
+/* The type of dimension dim's key (TEL_DIM_APP .. TEL_DIM_DST_PORT). */
+enum tel_key_type tel_dim_key_type(int dim);
+
 struct tel_top_sums {
     enum tel_key_type type;
     struct tel_sums keys; /* (key, country) -> bytes, packets, flows */

@@ -18,6 +18,7 @@
 #include "store/pgsql/pgsql.h"
 #include "store/select/select.h"
 #include "store/sqlite/sqlite.h"
+#include "store/tel_top.h"
 #include "store/telemetry_ap.h"
 #include "store/telemetry_op.h"
 #include "telemetry/ingest.h"
@@ -179,17 +180,19 @@ static void ingest_both(struct side *d, const char *ndjson, long stored, long du
  * retention keeps) */
 static char *flows(int from, int to)
 {
-    size_t cap = 360 * (size_t)(to - from) + 1, n = 0;
+    size_t cap = 420 * (size_t)(to - from) + 1, n = 0;
     char *buf = malloc(cap);
     buf[0] = '\0';
     for (int i = from; i < to; i++)
         n += (size_t)snprintf(buf + n, cap - n,
                               "{\"kind\":\"flow\",\"flow_id\":\"f%d\",\"time\":%lld,\"router\":\"r%d\",\"src_ip\":"
                               "\"198.51.100.%d\",\"dst_ip\":\"10.0.0.%d\",\"bytes\":%d,\"packets\":%d,\"protocol\":%d,"
-                              "\"action\":\"%s\",\"src_country\":\"%s\"%s}\n",
+                              "\"action\":\"%s\",\"src_country\":\"%s\",\"src_port\":%d,\"dst_port\":%d,"
+                              "\"src_as\":%d%s}\n",
                               i, (long long)(T0 + (i % 5) * 60 + (i % 2) * 3600 + i % 7), i % 2, i % 9 + 1,
                               i % 3 + 1, 100 + i, 1 + i % 4, i % 4 ? 6 : 17, i % 3 ? "pass" : "drop",
-                              i % 5 ? "NL" : "DE", i % 6 != 3 ? "" : ",\"policy_type\":\"observed\"");
+                              i % 5 ? "NL" : "DE", 1024 + i % 11, i % 2 ? 443 : 80, 64500 + i % 3,
+                              i % 6 != 3 ? "" : ",\"policy_type\":\"observed\"");
     return buf;
 }
 
@@ -325,6 +328,25 @@ static void compare_flows(struct side *d)
             free(rows[0]);
             free(rows[1]);
         }
+    /* every raw list read together (an event's characterization), with a range and without */
+    for (int with_range = 0; with_range < 2; with_range++) {
+        enum { LISTS = TEL_DIM_DST_PORT + 1 };
+        struct tel_top_query q = {.site_rid = d[0].op_site, .range = with_range ? &range : NULL, .from = T0, .to = NOW};
+        struct tel_top_list lists[2][LISTS];
+        struct tel_top_row all[2];
+        for (int i = 0; i < 2; i++) {
+            for (int l = 0; l < LISTS; l++) /* each dimension once, the source twice (by packets too) */
+                lists[i][l] = (struct tel_top_list){.dim = l ? l : TEL_DIM_SRC, .by_packets = l == 0, .limit = 2 + l % 3};
+            memset(&all[i], 0, sizeof all[i]);
+            CHECK(d[i].s->ops->tel_op_tops(d[i].s, &q, lists[i], LISTS, &all[i]) == STORE_OK);
+        }
+        CHECK(all[0].flows > 0 && memcmp(&all[0], &all[1], sizeof all[0]) == 0);
+        for (int l = 0; l < LISTS; l++)
+            CHECK(lists[0][l].n > 0 && lists[0][l].n == lists[1][l].n &&
+                  memcmp(lists[0][l].rows, lists[1][l].rows, lists[0][l].n * sizeof *lists[0][l].rows) == 0);
+        tel_tops_clear(lists[0], LISTS);
+        tel_tops_clear(lists[1], LISTS);
+    }
     for (int order = TEL_BY_BYTES; order <= TEL_BY_PEAK_PACKETS; order++) {
         struct tel_pattern *p[2] = {0};
         size_t n[2] = {0, 1};

@@ -238,6 +238,8 @@ int pg_tel_site_volume(struct store *s, int64_t site_rid, int64_t from, int64_t 
 int pg_tel_op_event_get(struct store *s, const char *family, const char *alert_id, struct tel_event_ref *out);
 int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct tel_minute **out, size_t *n,
                       struct tel_minute **observed, size_t *n_observed);
+int pg_tel_op_tops(struct store *s, const struct tel_top_query *q, struct tel_top_list *lists, size_t n_lists,
+                   struct tel_top_row *all);
 int pg_tel_op_top(struct store *s, const struct tel_top_query *q, struct tel_top_row **out, size_t *n,
                   struct tel_top_row *all);
 int pg_tel_op_patterns(struct store *s, int64_t site_rid, const struct tel_range *range, int64_t from, int64_t to,

@@ -89,7 +89,7 @@ const struct store_ops pgsql_ops = {
     .tel_op_event_get = pg_tel_op_event_get,
     .tel_op_minutes = pg_tel_op_minutes,
     .tel_op_top = pg_tel_op_top,
-    .tel_op_tops = tel_tops_each, /* one query a list: a hash aggregate each */
+    .tel_op_tops = pg_tel_op_tops,
     .tel_op_patterns = pg_tel_op_patterns,
     /* telemetry reads: Application Protection (pgsql/tel_ap.c) */
     .tel_waf_events_list = pg_tel_waf_events_list,

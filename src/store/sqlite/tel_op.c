@@ -318,11 +318,6 @@ enum { TOPS_COUNTRY = 8, TOPS_BYTES = 9, TOPS_PACKETS = 10 };
     "FROM tel_dst_days WHERE site_rid = ?1 AND day >= ?9 AND day < ?10 UNION ALL SELECT cells FROM "          \
     "tel_dst_hours WHERE site_rid = ?1 AND hour >= ?10 AND hour < ?3"
 
-static const enum tel_key_type key_types[] = {
-    [TEL_DIM_APP] = TEL_KEY_TEXT,     [TEL_DIM_AS] = TEL_KEY_INT,   [TEL_DIM_COUNTRY] = TEL_KEY_TEXT,
-    [TEL_DIM_DST] = TEL_KEY_ADDR,     [TEL_DIM_PROTOCOL] = TEL_KEY_INT, [TEL_DIM_SRC] = TEL_KEY_ADDR,
-    [TEL_DIM_SRC_PORT] = TEL_KEY_INT, [TEL_DIM_DST_PORT] = TEL_KEY_INT,
-};
 static const char hours_rows_sql[] = HOURS_ROWS_SQL;
 static const char dst_rows_sql[] = DST_ROWS_SQL;
 
@@ -435,7 +430,7 @@ static int top_hours(struct store *s, const struct tel_top_query *q, struct tel_
 static int add_to_top(sqlite3_stmt *st, int dim, struct tel_top_sums *t)
 {
     int col = dim - 1;
-    enum tel_key_type type = key_types[dim];
+    enum tel_key_type type = tel_dim_key_type(dim);
     if (type == TEL_KEY_ADDR && sqlite3_column_bytes(st, col) != TEL_ADDR_KEY)
         return 0; /* not an address key (the ingest stores none) */
     /* only the accessor of the key's type: another one would convert the value */
@@ -463,7 +458,7 @@ static int tops_raw(struct store *s, const struct tel_top_query *q, struct tel_t
         return STORE_ERROR;
     bind_top(st, q);
     for (int d = TEL_DIM_APP; d <= TEL_DIM_DST_PORT; d++)
-        tel_top_sums_init(&sums[d], key_types[d]);
+        tel_top_sums_init(&sums[d], tel_dim_key_type(d));
     struct tel_counts total = {0};
     int rc = SQLITE_DONE, failed = 0;
     while (!failed && (rc = sqlite3_step(st)) == SQLITE_ROW) {
