@@ -336,7 +336,8 @@ static void compare_flows(struct side *d)
         struct tel_top_row all[2];
         for (int i = 0; i < 2; i++) {
             for (int l = 0; l < LISTS; l++) /* each dimension once, the source twice (by packets too) */
-                lists[i][l] = (struct tel_top_list){.dim = l ? l : TEL_DIM_SRC, .by_packets = l == 0, .limit = 2 + l % 3};
+                lists[i][l] = (struct tel_top_list){
+                    .dim = l ? l : TEL_DIM_SRC, .by_packets = l == 0, .limit = 2 + l % 3};
             memset(&all[i], 0, sizeof all[i]);
             CHECK(d[i].s->ops->tel_op_tops(d[i].s, &q, lists[i], LISTS, &all[i]) == STORE_OK);
         }

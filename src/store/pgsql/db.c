@@ -436,7 +436,8 @@ int pg_each_row(struct store *s, const char *sql, const struct pg_params *p,
     }
     char name[16];
     if (pg_copy_wait(s) != STORE_OK || (d->begin_pending && begin_now(s) != STORE_OK) ||
-        PQstatus(d->conn) != CONNECTION_OK || prepared_slot(s, sql, p, name) != 0 || send_step(d->conn, sql, name, p) != 1)
+        PQstatus(d->conn) != CONNECTION_OK || prepared_slot(s, sql, p, name) != 0 ||
+        send_step(d->conn, sql, name, p) != 1)
         return log_error(s, sql, NULL);
     PQsetSingleRowMode(d->conn);
     /* every result is read, whatever fn answers: the connection is then free */

@@ -155,7 +155,8 @@ int pg_tel_events_list(struct store *s, const struct tel_event_query *q, json_t 
     static const char count_sql[] = "SELECT count(*)" EVENTS_WHERE;
     static const char list_sql[] =
         "SELECT alert_id, attack_type, start_time, end_time, max_bps, max_pps, severity, site_ip, profile_name, "
-        "profile_desc, p_type, site_rid, holder_rid" EVENTS_WHERE " ORDER BY start_time DESC, alert_id LIMIT $10 OFFSET $11";
+        "profile_desc, p_type, site_rid, holder_rid" EVENTS_WHERE
+        " ORDER BY start_time DESC, alert_id LIMIT $10 OFFSET $11";
     *rows = NULL;
     bool fail;
     char *sites = sites_array(q, &fail);
