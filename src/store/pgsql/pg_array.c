@@ -5,6 +5,28 @@
 
 #include "store/pgsql/db.h"
 
+static int cmp_key_time(const void *pa, const void *pb)
+{
+    const struct pg_key_time *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+void pg_time_runs(struct pg_key_time *v, size_t n, int64_t gap, int64_t pad, struct pg_array run[3])
+{
+    qsort(v, n, sizeof *v, cmp_key_time);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && v[j].key == v[i].key && v[j].t - v[j - 1].t < gap)
+            j++;
+        arr_int(&run[0], v[i].key);
+        arr_int(&run[1], v[i].t - pad);
+        arr_int(&run[2], v[j - 1].t + pad);
+        i = j;
+    }
+}
+
 bool arr_param(struct pg_array *a, struct pg_params *p)
 {
     if (a->failed || !a->n || a->len > INT_MAX)

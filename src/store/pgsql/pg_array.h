@@ -105,6 +105,17 @@ static inline void arr_bytes(struct pg_array *a, const uint8_t *v, size_t n)
     wire_field(a, v, n);
 }
 
+/* A key (a site, a domain port) and a time, of a batch's rows. */
+struct pg_key_time {
+    int64_t key, t;
+};
+
+/* Sorts v[0..n) by key and time and appends its runs to run[0..3) as
+ * (key, first time - pad, last time + pad): a run is a key's times each
+ * less than gap after the one before. For reads of the stored rows near a
+ * batch's, one index range a run. */
+void pg_time_runs(struct pg_key_time *v, size_t n, int64_t gap, int64_t pad, struct pg_array run[3]);
+
 struct store;
 struct pg_params;
 /* Runs sql with the n columns (each at least one element) as its binary

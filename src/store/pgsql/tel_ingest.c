@@ -114,35 +114,14 @@ static void put_flow(struct pg_array *w, const struct tel_record *r)
     wire_text(w, f->policy);
 }
 
-struct site_time {
-    int64_t site_rid, ts;
-};
-
-static int cmp_site_time(const void *pa, const void *pb)
-{
-    const struct site_time *a = pa, *b = pb;
-    if (a->site_rid != b->site_rid)
-        return a->site_rid < b->site_rid ? -1 : 1;
-    return (a->ts > b->ts) - (a->ts < b->ts);
-}
-
 /* Marks the slice's keys that tel_flows holds already (stored_sql). */
 static int mark_stored(struct store *s, struct flow_slice *sl)
 {
-    static __thread struct site_time keys[FLOW_SLICE];
+    static __thread struct pg_key_time keys[FLOW_SLICE];
     for (size_t i = 0; i < sl->n; i++)
-        keys[i] = (struct site_time){sl->r[i]->place.site_rid, sl->r[i]->u.flow.time};
-    qsort(keys, sl->n, sizeof *keys, cmp_site_time);
+        keys[i] = (struct pg_key_time){sl->r[i]->place.site_rid, sl->r[i]->u.flow.time};
     struct pg_array run[3] = {0}; /* site, first and last time */
-    for (size_t i = 0; i < sl->n;) {
-        size_t j = i + 1;
-        while (j < sl->n && keys[j].site_rid == keys[i].site_rid && keys[j].ts - keys[j - 1].ts < RUN_GAP_S)
-            j++;
-        arr_int(&run[0], keys[i].site_rid);
-        arr_int(&run[1], keys[i].ts);
-        arr_int(&run[2], keys[j - 1].ts);
-        i = j;
-    }
+    pg_time_runs(keys, sl->n, RUN_GAP_S, 0, run);
     struct pg_params p = {.binary_results = true, .plan_each_time = true};
     int rc = STORE_OK;
     for (int c = 0; c < 3; c++)

@@ -108,18 +108,6 @@ static int mark_duplicates(struct store *s, struct waf_slice *sl, size_t *n_new)
 
 /* ---- 2: the stored events near the entries ---- */
 
-struct port_time {
-    int64_t port_rid, t;
-};
-
-static int cmp_port_time(const void *pa, const void *pb)
-{
-    const struct port_time *a = pa, *b = pb;
-    if (a->port_rid != b->port_rid)
-        return a->port_rid < b->port_rid ? -1 : 1;
-    return (a->t > b->t) - (a->t < b->t);
-}
-
 /* Reads the stored events near the slice's new entries: per port, the
  * entries' times in runs less than the gap apart, and the events near a
  * run (all those near one of its entries, and maybe a few more: place()
@@ -134,24 +122,15 @@ static int load_near(struct store *s, struct waf_slice *sl)
         "FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS r(port_rid, lo, hi) CROSS JOIN LATERAL "
         "(SELECT * FROM tel_waf_events WHERE port_rid = r.port_rid AND end_time > r.lo AND start_time < r.hi "
         "OFFSET 0) AS e ORDER BY e.port_rid, e.start_time";
-    struct port_time *pt = malloc(sl->n * sizeof *pt);
+    struct pg_key_time *pt = malloc(sl->n * sizeof *pt);
     if (!pt)
         return STORE_ERROR;
     size_t n = 0;
     for (size_t k = 0; k < sl->n; k++)
         if (sl->event[k] == UNPLACED)
-            pt[n++] = (struct port_time){sl->entry[k]->u.waf.port_rid, sl->entry[k]->u.waf.timestamp};
-    qsort(pt, n, sizeof *pt, cmp_port_time);
+            pt[n++] = (struct pg_key_time){sl->entry[k]->u.waf.port_rid, sl->entry[k]->u.waf.timestamp};
     struct pg_array col[3] = {0};
-    for (size_t i = 0; i < n;) {
-        size_t j = i + 1;
-        while (j < n && pt[j].port_rid == pt[i].port_rid && pt[j].t - pt[j - 1].t < TEL_WAF_GAP_S)
-            j++;
-        arr_int(&col[0], pt[i].port_rid);
-        arr_int(&col[1], pt[i].t - TEL_WAF_GAP_S);
-        arr_int(&col[2], pt[j - 1].t + TEL_WAF_GAP_S);
-        i = j;
-    }
+    pg_time_runs(pt, n, TEL_WAF_GAP_S, TEL_WAF_GAP_S, col);
     free(pt);
     PGresult *res;
     if (pg_run_columns(s, sql, col, 3, &res) != STORE_OK)
