@@ -84,6 +84,7 @@ struct tel_waf_log {
     int severity; /* 0 low, 1 medium, 2 high */
     char attack_type[32];
     char country[3];
+    char src_ip[NET_TEXT_MAX]; /* as the entry gives it (ip_format) */
     char *path;  /* http_path, for the top URLs: malloc'd */
     char *entry; /* the entry as the log endpoint answers it: JSON text, malloc'd */
 };

@@ -24,8 +24,11 @@ struct tel_waf_event_ref {
     int64_t start_time, end_time;
 };
 
-/* The counted dimensions of a WAF event (tel_waf_event_counts.dim). */
-enum tel_waf_dim { TEL_WAF_TYPE = 1, TEL_WAF_COUNTRY = 2, TEL_WAF_URL = 3 };
+/* The counted dimensions of a WAF event (tel_waf_event_counts.dim). A
+ * source's key is its country's two capitals followed by its address as
+ * the entries give it (entries without a country are not counted there):
+ * a top country's commonest source is one index range. */
+enum tel_waf_dim { TEL_WAF_TYPE = 1, TEL_WAF_COUNTRY = 2, TEL_WAF_URL = 3, TEL_WAF_COUNTRY_SOURCE = 4 };
 
 /* One minute of a site's bandwidth, bits/s summed over its nodes. */
 struct tel_bw_minute {

@@ -343,7 +343,7 @@ static int decode_waf_log(struct reader *rd, struct tel_record *rec, struct tel_
         "http_x_forwarded_for_lat", "location", "match_content", "match_post", "pattern", "rule_id",
         "src_ip_city", NULL};
     struct tel_waf_log *w = &rec->u.waf;
-    char severity[16], src_text[NET_TEXT_MAX], text[TEL_TEXT_MAX + 1];
+    char severity[16], text[TEL_TEXT_MAX + 1];
     struct cidr src;
     bool present;
     if (get_id(rd, "_id", w->log_id, sizeof w->log_id) ||
@@ -370,8 +370,8 @@ static int decode_waf_log(struct reader *rd, struct tel_record *rec, struct tel_
     json_object_set_new(entry, "timestamp", json_integer(w->timestamp));
     json_object_set_new(entry, "attack_type", json_string(w->attack_type));
     json_object_set_new(entry, "severity", json_string(tel_severity_name(w->severity)));
-    ip_format(&src.addr, src_text);
-    json_object_set_new(entry, "src_ip", json_string(src_text));
+    ip_format(&src.addr, w->src_ip);
+    json_object_set_new(entry, "src_ip", json_string(w->src_ip));
     json_object_set_new(entry, "src_ip_cc", json_string(w->country));
     for (const char *const *m = waf_text_members; *m; m++) {
         if (get_str(rd, *m, false, 0, text, sizeof text) != 0) {

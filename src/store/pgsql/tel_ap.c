@@ -76,17 +76,17 @@ int pg_tel_waf_event_counts(struct store *s, int64_t weid, int dim, long limit, 
     return pg_rows_json(s, top_sql, &p, rows);
 }
 
-/* The entries are kept as text (their bytes as received); the address is
- * read from them as json, like SQLite's json_extract of a string. */
+/* Ties go to the smaller key byte by byte, as on SQLite, whatever the
+ * database's collation. */
 int pg_tel_waf_top_source(struct store *s, int64_t weid, const char *country, char ip[64])
 {
-    static const char sql[] =
-        "SELECT entry::json ->> 'src_ip' AS ip FROM tel_waf_logs WHERE weid = $1 AND country = $2 "
-        "GROUP BY ip ORDER BY count(*) DESC, ip LIMIT 1";
+    static const char sql[] = "SELECT substr(key, 3) FROM tel_waf_event_counts WHERE weid = $1 AND dim = $3 "
+                              "AND left(key, 2) = $2 ORDER BY count DESC, key COLLATE \"C\" LIMIT 1";
     ip[0] = '\0';
     struct pg_params p = {0};
     pp_int(&p, weid);
     pp_text(&p, country);
+    pp_int(&p, TEL_WAF_COUNTRY_SOURCE);
     PGresult *res;
     int rc = pg_one(s, sql, &p, &res);
     if (rc == STORE_OK) {

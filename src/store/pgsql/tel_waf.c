@@ -330,19 +330,20 @@ static int insert_events(struct store *s, struct waf_slice *sl)
 }
 
 /* The new entries (some) in their order, and their counts (attack type,
- * country, URL path) summed per event and key. */
+ * country, URL path, source: telemetry_ap.h) summed per event and key. */
 static int insert_entries(struct store *s, const struct waf_slice *sl)
 {
     static const char sql[] =
         "WITH u AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], "
-        "$6::text[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS u(log_id, weid, site_rid, ts, severity, "
-        "attack_type, country, path, entry, ord)), "
+        "$6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) WITH ORDINALITY AS u(log_id, weid, site_rid, "
+        "ts, severity, attack_type, country, path, entry, src_ip, ord)), "
         "logs AS (INSERT INTO tel_waf_logs (log_id, weid, site_rid, ts, severity, attack_type, country, path, entry) "
         "SELECT log_id, weid, site_rid, ts, severity, attack_type, country, path, entry FROM u ORDER BY ord) "
         "INSERT INTO tel_waf_event_counts AS t (weid, dim, key, count) SELECT u.weid, d.dim, d.key, count(*) FROM u "
-        "CROSS JOIN LATERAL (VALUES (1, u.attack_type), (2, u.country), (3, u.path)) AS d(dim, key) "
+        "CROSS JOIN LATERAL (VALUES (1, u.attack_type), (2, u.country), (3, u.path), "
+        "(4, nullif(u.country, '') || u.src_ip)) AS d(dim, key) WHERE d.key IS NOT NULL "
         "GROUP BY 1, 2, 3 ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + excluded.count";
-    struct pg_array col[9] = {0};
+    struct pg_array col[10] = {0};
     for (size_t k = 0; k < sl->n; k++) {
         if (sl->event[k] == DUPLICATE)
             continue;
@@ -357,8 +358,9 @@ static int insert_entries(struct store *s, const struct waf_slice *sl)
         arr_text(&col[6], w->country);
         arr_text(&col[7], w->path ? w->path : "");
         arr_text(&col[8], w->entry);
+        arr_text(&col[9], w->src_ip);
     }
-    return pg_run_columns(s, sql, col, 9, NULL);
+    return pg_run_columns(s, sql, col, 10, NULL);
 }
 
 /* The merged events: their entries and counts go to the event they ended
@@ -435,8 +437,8 @@ static int add_alone(struct store *s, const struct tel_record *r, bool *stored)
         "greatest(e.end_time, $3), attack_count = e.attack_count + 1, severity = greatest(e.severity, $4) "
         "FROM target WHERE target.joined AND e.weid = target.weid) "
         "INSERT INTO tel_waf_event_counts AS t (weid, dim, key, count) SELECT target.weid, d.dim, d.key, 1 "
-        "FROM target, (VALUES (1, $5::text), (2, $6::text), (3, $7::text)) AS d(dim, key) "
-        "ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + 1";
+        "FROM target, (VALUES (1, $5::text), (2, $6::text), (3, $7::text), (4, nullif($6::text, '') || $16::text)) "
+        "AS d(dim, key) WHERE d.key IS NOT NULL ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + 1";
     const struct tel_waf_log *w = &r->u.waf;
     char event_id[ID_LEN + 1];
     random_hex(event_id, ID_LEN / 2);
@@ -456,6 +458,7 @@ static int add_alone(struct store *s, const struct tel_record *r, bool *stored)
     pp_int(&p, w->domain_rid);
     pp_text(&p, w->domain_port_id);
     pp_text(&p, w->domain_name);
+    pp_text(&p, w->src_ip);
     long counted;
     int rc = pg_exec(s, sql, &p, &counted);
     *stored = counted > 0;

@@ -94,15 +94,15 @@ int sq_tel_waf_event_counts(struct store *s, int64_t weid, int dim, long limit, 
 
 int sq_tel_waf_top_source(struct store *s, int64_t weid, const char *country, char ip[64])
 {
-    static const char sql[] =
-        "SELECT json_extract(entry, '$.src_ip') AS ip FROM tel_waf_logs WHERE weid = ?1 AND country = ?2 "
-        "GROUP BY ip ORDER BY count(*) DESC, ip LIMIT 1";
+    static const char sql[] = "SELECT substr(key, 3) FROM tel_waf_event_counts WHERE weid = ?1 AND dim = ?3 "
+                              "AND substr(key, 1, 2) = ?2 ORDER BY count DESC, key LIMIT 1";
     ip[0] = '\0';
     sqlite3_stmt *st = db_stmt(s, sql);
     if (!st)
         return STORE_ERROR;
     sqlite3_bind_int64(st, 1, weid);
     BIND_TEXT(st, 2, country);
+    sqlite3_bind_int(st, 3, TEL_WAF_COUNTRY_SOURCE);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW)
         db_col_text(st, 0, ip, 64);

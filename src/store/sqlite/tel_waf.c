@@ -6,7 +6,7 @@
  *
  * An entry's row is written at once (its _id is the duplicate check); what
  * it adds to its event (span, attack count, severity, the counts by type,
- * country and URL) is kept in memory for the write transaction and written
+ * country, URL and source) is kept in memory for the write transaction and written
  * once per event and key before it commits (sq_tel_waf_flush), as the flow
  * roll-ups are. The kept span is the event's true one (its row's may lag):
  * an entry inside it belongs to that event alone (events of a port are at
@@ -21,7 +21,7 @@
 #include "store/sqlite/db.h"
 #include "store/tel_sums.h"
 
-enum { COUNT_TYPE = 1, COUNT_COUNTRY = 2, COUNT_URL = 3, MAX_MERGE = 64 };
+enum { MAX_MERGE = 64 };
 
 static int exec_bind2(struct store *s, const char *sql, int64_t a, int64_t b)
 {
@@ -61,7 +61,7 @@ struct kept_event {
     int severity;
 };
 
-/* A count by type, country or URL of an event, summed in tel_sums' flows;
+/* A count by type, country, URL or source of an event, summed in tel_sums' flows;
  * keys longer than COUNT_KEY go to SQL at once (a sum either way). */
 enum { COUNT_KEY = 128, KEPT_EVENTS = 256, KEPT_COUNTS = 1 << 16 };
 struct count_item {
@@ -369,9 +369,12 @@ int sq_tel_waf_add(struct store *s, struct sq_waf_pending **pending, const struc
         e->severity = l->severity;
     e->added++;
     int64_t weid = e->weid;
-    if (count_up(s, w, weid, COUNT_TYPE, l->attack_type) != STORE_OK ||
-        count_up(s, w, weid, COUNT_COUNTRY, l->country) != STORE_OK ||
-        count_up(s, w, weid, COUNT_URL, l->path ? l->path : "") != STORE_OK)
+    char source[sizeof l->country + sizeof l->src_ip];
+    snprintf(source, sizeof source, "%s%s", l->country, l->src_ip);
+    if (count_up(s, w, weid, TEL_WAF_TYPE, l->attack_type) != STORE_OK ||
+        count_up(s, w, weid, TEL_WAF_COUNTRY, l->country) != STORE_OK ||
+        count_up(s, w, weid, TEL_WAF_URL, l->path ? l->path : "") != STORE_OK ||
+        (l->country[0] && count_up(s, w, weid, TEL_WAF_COUNTRY_SOURCE, source) != STORE_OK))
         return -1;
     if (w->counts.n > KEPT_COUNTS && write_kept(s, w) != STORE_OK)
         return -1; /* bounded memory for a transaction of any size */
