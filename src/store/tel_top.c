@@ -75,27 +75,57 @@ static int cmp_key(enum tel_key_type type, const struct top_key *a, const struct
     }
 }
 
-/* By key, then the largest country first (max(country) leads its run). */
-static int by_key_country(const void *pa, const void *pb, void *arg)
-{
-    const struct top_key *a = pa, *b = pb;
-    int c = cmp_key(*(const enum tel_key_type *)arg, a, b);
-    return c ? c : strcmp(b->country, a->country);
-}
-
+/* The items are sorted through pointers: an item is some 150 bytes, and a
+ * window of a collector's density holds tens of thousands of sources. */
 struct ranking {
     enum tel_key_type type;
     bool by_packets;
 };
 
-static int by_size(const void *pa, const void *pb, void *arg)
+/* By key, then the largest country first (max(country) leads its run). */
+static int by_key_country(const void *pa, const void *pb, void *arg)
 {
-    const struct top_item *a = pa, *b = pb;
-    const struct ranking *r = arg;
+    const struct top_key *a = *(const struct top_key *const *)pa, *b = *(const struct top_key *const *)pb;
+    int c = cmp_key(((const struct ranking *)arg)->type, a, b);
+    return c ? c : strcmp(b->country, a->country);
+}
+
+/* A key's sums over its countries; the key of its largest country. */
+struct merged {
+    const struct top_key *key;
+    struct tel_counts c;
+};
+
+static int by_size(const struct merged *a, const struct merged *b, const struct ranking *r)
+{
     int64_t x = r->by_packets ? a->c.packets : a->c.bytes, y = r->by_packets ? b->c.packets : b->c.bytes;
     if (x != y)
         return x > y ? -1 : 1;
-    return cmp_key(r->type, &a->key, &b->key);
+    return cmp_key(r->type, a->key, b->key);
+}
+
+/* The first `keep` of n keys by size into best[] (keep <= n), best first:
+ * each is placed among the best so far, most go by at one comparison. */
+static void rank_best(const struct merged *items, size_t n, const struct ranking *r, const struct merged **best,
+                      size_t keep)
+{
+    size_t held = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (held == keep && by_size(&items[i], best[keep - 1], r) >= 0)
+            continue;
+        size_t lo = 0, hi = held; /* the first held that items[i] ranks before */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (by_size(&items[i], best[mid], r) < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (held < keep)
+            held++;
+        memmove(&best[lo + 1], &best[lo], (held - 1 - lo) * sizeof *best);
+        best[lo] = &items[i];
+    }
 }
 
 static void key_out(enum tel_key_type type, const struct top_key *k, char *out, size_t size)
@@ -121,39 +151,50 @@ int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, str
     struct tel_sums *m = &t->keys;
     if (limit <= 0 || m->n == 0)
         return 0;
-    /* (key, country) items into one item a key: the sums, the largest country */
-    struct top_item *keys = malloc(m->n * sizeof *keys);
-    if (!keys)
-        return -1;
-    memcpy(keys, m->items, m->n * sizeof *keys);
-    qsort_r(keys, m->n, sizeof *keys, by_key_country, &t->type);
-    size_t nkeys = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        struct top_item *last = nkeys ? &keys[nkeys - 1] : NULL;
-        if (last && cmp_key(t->type, &last->key, &keys[i].key) == 0) {
-            last->c.bytes += keys[i].c.bytes;
-            last->c.packets += keys[i].c.packets;
-            last->c.flows += keys[i].c.flows;
-        } else {
-            keys[nkeys++] = keys[i];
-        }
-    }
+    /* (key, country) items into one a key: the sums, the largest country
+     * (the map stays as it is: a list may be asked by bytes and by packets) */
     struct ranking r = {t->type, by_packets};
-    qsort_r(keys, nkeys, sizeof *keys, by_size, &r);
-    size_t keep = nkeys < (size_t)limit ? nkeys : (size_t)limit;
-    if (!(*out = calloc(keep, sizeof **out))) {
+    const struct top_item *items = (const struct top_item *)m->items;
+    const struct top_item **sorted = malloc(m->n * sizeof *sorted);
+    struct merged *keys = malloc(m->n * sizeof *keys);
+    if (!sorted || !keys) {
+        free(sorted);
         free(keys);
         return -1;
     }
+    for (size_t i = 0; i < m->n; i++)
+        sorted[i] = &items[i];
+    qsort_r(sorted, m->n, sizeof *sorted, by_key_country, &r);
+    size_t nkeys = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        struct merged *last = nkeys ? &keys[nkeys - 1] : NULL;
+        if (last && cmp_key(t->type, last->key, &sorted[i]->key) == 0) {
+            last->c.bytes += sorted[i]->c.bytes;
+            last->c.packets += sorted[i]->c.packets;
+            last->c.flows += sorted[i]->c.flows;
+        } else {
+            keys[nkeys++] = (struct merged){&sorted[i]->key, sorted[i]->c};
+        }
+    }
+    free(sorted);
+    size_t keep = nkeys < (size_t)limit ? nkeys : (size_t)limit;
+    const struct merged **best = malloc(keep * sizeof *best);
+    if (!best || !(*out = calloc(keep, sizeof **out))) {
+        free(best);
+        free(keys);
+        return -1;
+    }
+    rank_best(keys, nkeys, &r, best, keep);
     for (size_t i = 0; i < keep; i++) {
         struct tel_top_row *row = &(*out)[i];
-        key_out(t->type, &keys[i].key, row->key, sizeof row->key);
-        snprintf(row->country, sizeof row->country, "%s", keys[i].key.country);
-        row->bytes = keys[i].c.bytes;
-        row->packets = keys[i].c.packets;
-        row->flows = keys[i].c.flows;
+        key_out(t->type, best[i]->key, row->key, sizeof row->key);
+        snprintf(row->country, sizeof row->country, "%s", best[i]->key->country);
+        row->bytes = best[i]->c.bytes;
+        row->packets = best[i]->c.packets;
+        row->flows = best[i]->c.flows;
     }
     *n = keep;
+    free(best);
     free(keys);
     return 0;
 }
