@@ -1,6 +1,7 @@
 /* tel_top.c — see tel_top.h. */
 #include "store/tel_top.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,24 +10,37 @@
 #include "store/store.h"
 
 /* A key of the list with a source country (zeroed before it is filled:
- * tel_sums compares the padding too). */
+ * tel_sums compares the padding too). An item of the map is the first
+ * key_size bytes of a top_key, those of its type (16 for a number, 32 for
+ * an address, 72 for a text), then its counts: the map hashes and
+ * compares no more than the type needs. */
 struct top_key {
-    int64_t number;
-    uint8_t addr[TEL_ADDR_KEY];
-    char text[sizeof ((struct tel_top_row *)0)->key];
     char country[sizeof ((struct tel_top_row *)0)->country];
+    union {
+        int64_t number;
+        uint8_t addr[TEL_ADDR_KEY];
+        char text[sizeof ((struct tel_top_row *)0)->key];
+    };
 };
 
-struct top_item {
-    struct top_key key;
-    struct tel_counts c;
-};
+static size_t key_size(enum tel_key_type type)
+{
+    size_t own = type == TEL_KEY_INT ? sizeof(int64_t) : type == TEL_KEY_ADDR ? TEL_ADDR_KEY
+                                                                              : sizeof ((struct top_key *)0)->text;
+    size_t n = offsetof(struct top_key, number) + own;
+    return (n + 7) / 8 * 8; /* the counts after it aligned */
+}
+
+static const struct tel_counts *counts_of(const struct tel_top_sums *t, const struct top_key *k)
+{
+    return (const struct tel_counts *)((const char *)k + t->keys.key_size);
+}
 
 void tel_top_sums_init(struct tel_top_sums *t, enum tel_key_type type)
 {
     memset(t, 0, sizeof *t);
     t->type = type;
-    tel_sums_init(&t->keys, sizeof(struct top_item), sizeof(struct top_key));
+    tel_sums_init(&t->keys, key_size(type) + sizeof(struct tel_counts), key_size(type));
 }
 
 void tel_top_sums_free(struct tel_top_sums *t)
@@ -50,7 +64,10 @@ enum tel_key_type tel_dim_key_type(int dim)
 int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr, const char *text,
                      const char *country, int64_t bytes, int64_t packets)
 {
-    struct top_item it;
+    union {
+        struct top_key key;
+        char bytes[sizeof(struct top_key) + sizeof(struct tel_counts)];
+    } it;
     memset(&it, 0, sizeof it);
     switch (t->type) {
     case TEL_KEY_INT: it.key.number = number; break;
@@ -58,7 +75,8 @@ int tel_top_sums_add(struct tel_top_sums *t, int64_t number, const uint8_t *addr
     case TEL_KEY_TEXT: copy_text(it.key.text, sizeof it.key.text, text ? text : ""); break;
     }
     copy_text(it.key.country, sizeof it.key.country, country ? country : "");
-    it.c = (struct tel_counts){bytes, packets, 1};
+    const struct tel_counts c = {bytes, packets, 1};
+    memcpy(it.bytes + t->keys.key_size, &c, sizeof c);
     t->total.bytes += bytes;
     t->total.packets += packets;
     t->total.flows++;
@@ -154,8 +172,7 @@ int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, str
     /* (key, country) items into one a key: the sums, the largest country
      * (the map stays as it is: a list may be asked by bytes and by packets) */
     struct ranking r = {t->type, by_packets};
-    const struct top_item *items = (const struct top_item *)m->items;
-    const struct top_item **sorted = malloc(m->n * sizeof *sorted);
+    const struct top_key **sorted = malloc(m->n * sizeof *sorted);
     struct merged *keys = malloc(m->n * sizeof *keys);
     if (!sorted || !keys) {
         free(sorted);
@@ -163,17 +180,18 @@ int tel_top_sums_result(struct tel_top_sums *t, bool by_packets, long limit, str
         return -1;
     }
     for (size_t i = 0; i < m->n; i++)
-        sorted[i] = &items[i];
+        sorted[i] = tel_sums_item(m, i);
     qsort_r(sorted, m->n, sizeof *sorted, by_key_country, &r);
     size_t nkeys = 0;
     for (size_t i = 0; i < m->n; i++) {
         struct merged *last = nkeys ? &keys[nkeys - 1] : NULL;
-        if (last && cmp_key(t->type, last->key, &sorted[i]->key) == 0) {
-            last->c.bytes += sorted[i]->c.bytes;
-            last->c.packets += sorted[i]->c.packets;
-            last->c.flows += sorted[i]->c.flows;
+        const struct tel_counts *c = counts_of(t, sorted[i]);
+        if (last && cmp_key(t->type, last->key, sorted[i]) == 0) {
+            last->c.bytes += c->bytes;
+            last->c.packets += c->packets;
+            last->c.flows += c->flows;
         } else {
-            keys[nkeys++] = (struct merged){&sorted[i]->key, sorted[i]->c};
+            keys[nkeys++] = (struct merged){sorted[i], *c};
         }
     }
     free(sorted);
