@@ -25,8 +25,11 @@ struct top_key {
 
 static size_t key_size(enum tel_key_type type)
 {
-    size_t own = type == TEL_KEY_INT ? sizeof(int64_t) : type == TEL_KEY_ADDR ? TEL_ADDR_KEY
-                                                                              : sizeof ((struct top_key *)0)->text;
+    size_t own = sizeof ((struct top_key *)0)->text;
+    if (type == TEL_KEY_INT)
+        own = sizeof(int64_t);
+    else if (type == TEL_KEY_ADDR)
+        own = TEL_ADDR_KEY;
     size_t n = offsetof(struct top_key, number) + own;
     return (n + 7) / 8 * 8; /* the counts after it aligned */
 }
@@ -124,8 +127,8 @@ static int by_size(const struct merged *a, const struct merged *b, const struct 
 
 /* The first `keep` of n keys by size into best[] (keep <= n), best first:
  * each is placed among the best so far, most go by at one comparison. */
-static void rank_best(const struct merged *items, size_t n, const struct ranking *r, const struct merged **best,
-                      size_t keep)
+static void rank_best(const struct merged *items, size_t n, const struct ranking *r,
+                      const struct merged **best, size_t keep)
 {
     size_t held = 0;
     for (size_t i = 0; i < n; i++) {

@@ -321,8 +321,9 @@ static void waf_entries(struct fixture *f, const int *times, size_t n, const int
         char line[512];
         size_t i = (size_t)order[k];
         snprintf(line, sizeof line,
-                 "{\"kind\":\"waf_log\",\"_id\":\"w%zu\",\"timestamp\":%d,\"domain_port_id\":\"%s\",\"src_ip\":"
-                 "\"198.51.100.%d\",\"src_ip_cc\":\"%s\",\"attack_type\":\"%s\",\"severity\":\"%s\",\"http_path\":\"/%zu\"}\n",
+                 "{\"kind\":\"waf_log\",\"_id\":\"w%zu\",\"timestamp\":%d,\"domain_port_id\":\"%s\","
+                 "\"src_ip\":\"198.51.100.%d\",\"src_ip_cc\":\"%s\",\"attack_type\":\"%s\","
+                 "\"severity\":\"%s\",\"http_path\":\"/%zu\"}\n",
                  i, times[i], f->port_id, i == 2 || i == 4 || i == 5 ? 2 : 1, i == 6 ? "" : "NL",
                  i % 2 ? "xss" : "sqli", i == 3 ? "high" : "low", i % 3);
         struct tel_ingest_result res;
@@ -353,7 +354,8 @@ static const char *top_sources(struct fixture *f)
     static char out[512];
     char weids[256], ip[64];
     snprintf(weids, sizeof weids, "%s",
-             query(f, "SELECT group_concat(weid, ' ') FROM (SELECT weid FROM tel_waf_events ORDER BY start_time)"));
+             query(f, "SELECT group_concat(weid, ' ') FROM "
+                      "(SELECT weid FROM tel_waf_events ORDER BY start_time)"));
     out[0] = '\0';
     int n = 0;
     for (char *w = strtok(weids, " "); w; w = strtok(NULL, " ")) {

@@ -376,12 +376,16 @@ int pg_tel_op_minutes(struct store *s, const struct tel_minutes_query *q, struct
     " FROM tel_flows f WHERE f.site_rid = $1 AND f.ts >= $2 AND f.ts < $3 "                                    \
     "AND ($4::bytea IS NULL OR f.dst BETWEEN $4 AND $5::bytea)" NOT_COUNTER
 /* The flows of raw top lists: every key column (dimension d at column
- * d - 1), the source country again, the counts (summed in C, as on SQLite:
- * store/tel_top.h), read once for all the lists. */
+ * d - 1, the source country among them), the counts (summed in C, as on
+ * SQLite: store/tel_top.h), read once for all the lists. */
 static const char tops_flows_sql[] =
-    "SELECT f.app, f.src_as, f.country, f.dst, f.protocol, f.src, f.src_port, f.dst_port, f.country, f.bytes, "
+    "SELECT f.app, f.src_as, f.country, f.dst, f.protocol, f.src, f.src_port, f.dst_port, f.bytes, "
     "f.packets" RAW_WHERE;
-enum { TOPS_COUNTRY = 8, TOPS_BYTES = 9, TOPS_PACKETS = 10 };
+enum {
+    TOPS_COUNTRY = TEL_DIM_COUNTRY - 1,
+    TOPS_BYTES = TEL_DIM_DST_PORT,
+    TOPS_PACKETS = TEL_DIM_DST_PORT + 1,
+};
 /* The roll-up rows of [$2, $3): whole days [$5, $6) from tel_flow_days,
  * the hours before and after them from tel_flow_hours ($4 the dimension);
  * the lists add $7 by packets and $8 limit. */

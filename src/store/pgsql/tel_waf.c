@@ -334,9 +334,9 @@ static int insert_events(struct store *s, struct waf_slice *sl)
 static int insert_entries(struct store *s, const struct waf_slice *sl)
 {
     static const char sql[] =
-        "WITH u AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], "
-        "$6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) WITH ORDINALITY AS u(log_id, weid, site_rid, "
-        "ts, severity, attack_type, country, path, entry, src_ip, ord)), "
+        "WITH u AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], "
+        "$5::bigint[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) WITH ORDINALITY "
+        "AS u(log_id, weid, site_rid, ts, severity, attack_type, country, path, entry, src_ip, ord)), "
         "logs AS (INSERT INTO tel_waf_logs (log_id, weid, site_rid, ts, severity, attack_type, country, path, entry) "
         "SELECT log_id, weid, site_rid, ts, severity, attack_type, country, path, entry FROM u ORDER BY ord) "
         "INSERT INTO tel_waf_event_counts AS t (weid, dim, key, count) SELECT u.weid, d.dim, d.key, count(*) FROM u "
@@ -437,8 +437,9 @@ static int add_alone(struct store *s, const struct tel_record *r, bool *stored)
         "greatest(e.end_time, $3), attack_count = e.attack_count + 1, severity = greatest(e.severity, $4) "
         "FROM target WHERE target.joined AND e.weid = target.weid) "
         "INSERT INTO tel_waf_event_counts AS t (weid, dim, key, count) SELECT target.weid, d.dim, d.key, 1 "
-        "FROM target, (VALUES (1, $5::text), (2, $6::text), (3, $7::text), (4, nullif($6::text, '') || $16::text)) "
-        "AS d(dim, key) WHERE d.key IS NOT NULL ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + 1";
+        "FROM target, (VALUES (1, $5::text), (2, $6::text), (3, $7::text), "
+        "(4, nullif($6::text, '') || $16::text)) AS d(dim, key) WHERE d.key IS NOT NULL "
+        "ON CONFLICT (weid, dim, key) DO UPDATE SET count = t.count + 1";
     const struct tel_waf_log *w = &r->u.waf;
     char event_id[ID_LEN + 1];
     random_hex(event_id, ID_LEN / 2);
