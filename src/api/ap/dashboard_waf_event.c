@@ -9,6 +9,7 @@
 #include "api/ap/ap.h"
 #include "api/ap/dashboard.h"
 #include "api/ap/dashboard_calc.h"
+#include "api/ap/waf_csv.h"
 #include "api/dashboard/calc.h"
 #include "base/strbuf.h"
 #include "base/timefmt.h"
@@ -109,38 +110,10 @@ int ap_dash_waf_top(struct req *r)
     return reply_result(r, json_pack("{s:o,s:o}", "top10_country", top_country, "top10_url", top_url));
 }
 
-/* The CSV columns: the log entry's members, and its time as text (UTC). */
-static const char *const COLUMNS[] = {
-    "_id",       "timestamp", "time",      "action",       "attack_type",   "severity",   "rule_id",
-    "pattern",   "domain",    "domain_id", "host",         "http_method",   "http_path",  "location",
-    "match_content", "match_post", "src_ip", "src_ip_cc", "src_ip_city", "http_x_forwarded_for_as",
-    "http_x_forwarded_for_lat"};
-enum { NCOLUMNS = sizeof COLUMNS / sizeof *COLUMNS };
-
+/* Each entry as its CSV row (waf_csv.h). */
 static int csv_row(void *arg, const char *text)
 {
-    struct strbuf *b = arg;
-    json_t *entry = json_loads(text, 0, NULL);
-    if (!entry)
-        return 0;
-    for (size_t c = 0; c < NCOLUMNS; c++) {
-        char value[32] = "";
-        const char *cell = value;
-        if (strcmp(COLUMNS[c], "time") == 0) {
-            time_format_text(json_integer_value(json_object_get(entry, "timestamp")), 0, value);
-        } else {
-            json_t *v = json_object_get(entry, COLUMNS[c]);
-            if (json_is_integer(v))
-                snprintf(value, sizeof value, "%lld", (long long)json_integer_value(v));
-            else
-                cell = json_string_value(v);
-        }
-        if (c)
-            sb_add(b, ",");
-        ap_csv_cell(b, cell);
-    }
-    sb_add(b, "\r\n");
-    json_decref(entry);
+    ap_waf_csv_row(arg, text);
     return 0;
 }
 
@@ -150,9 +123,7 @@ int ap_dash_waf_download(struct req *r)
     if (event_from_path(r, &ev) != 0)
         return 0;
     struct strbuf b = {0};
-    for (size_t c = 0; c < NCOLUMNS; c++)
-        sb_printf(&b, "%s%s", c ? "," : "", COLUMNS[c]);
-    sb_add(&b, "\r\n");
+    ap_waf_csv_header(&b);
     int rc = r->store->ops->tel_waf_logs_each(r->store, ev.weid, DOWNLOAD_MAX_ENTRIES, csv_row, &b);
     if (rc != STORE_OK) {
         sb_free(&b);
