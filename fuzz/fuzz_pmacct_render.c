@@ -71,6 +71,7 @@ static void expected_lines(const struct pm_settings *s, const char *filter, char
     LINE("plugins: print[parapet]");
     LINE("aggregate[parapet]: peer_src_ip, src_host, dst_host, src_port, dst_port, proto, src_as");
     LINE("aggregate_filter[parapet]: %s", filter);
+    LINE("plugin_pipe_size[parapet]: 67108864");
     LINE("print_output[parapet]: json");
     LINE("print_num_protos[parapet]: true");
     LINE("print_markers[parapet]: true");
